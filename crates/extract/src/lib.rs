@@ -1,0 +1,129 @@
+//! Extraction: per-language extractors turn source files into error sites
+//! with message templates, plus the evidence and literals around them.
+//!
+//! Extraction never fails: a file yields what parses, and a count of syntax
+//! errors. It knows nothing of storage; the catalogue consumes its output.
+
+pub mod fmt;
+pub mod literal;
+mod resolve;
+mod rust;
+
+use errdex_model::{Evidence, Literal, Site};
+use rayon::prelude::*;
+
+pub use resolve::{resolve, Extraction, SiteEvidence};
+pub use rust::RustExtractor;
+
+/// One source file handed to an extractor.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the snapshot root, `/`-separated.
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// A site whose keeping depends on facts about the whole snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// Always a site.
+    Always,
+    /// A site only when this type is an error type of the snapshot
+    /// (`derive(Error)`, `impl Error for T`, or a name ending in `Error`).
+    ErrorType(String),
+}
+
+/// A site as one file sees it, before snapshot-wide resolution.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    /// The site.
+    pub site: Site,
+    /// When it counts.
+    pub condition: Condition,
+}
+
+/// A `const`/`static` holding a message.
+#[derive(Debug, Clone)]
+pub struct ConstDef {
+    /// The const's name.
+    pub name: String,
+    /// Its text.
+    pub template: errdex_model::Template,
+    /// `path:line` where it is defined.
+    pub location: String,
+}
+
+/// An invocation of a macro that is not a known message macro; if the
+/// snapshot defines it with error sites in its body, each is a site here.
+#[derive(Debug, Clone)]
+pub struct MacroCall {
+    /// The macro's name (last path segment).
+    pub name: String,
+    /// The site as it would be reported at this invocation (kind and
+    /// template are filled from the macro body).
+    pub proto: Site,
+    /// The template of the invocation's own format arguments (first string
+    /// literal argument and what follows), for bodies that pass them on.
+    pub args_template: Option<errdex_model::Template>,
+}
+
+/// Everything one file yields.
+#[derive(Debug, Clone, Default)]
+pub struct FileExtraction {
+    /// Sites found.
+    pub candidates: Vec<Candidate>,
+    /// String literals not used as a site's message.
+    pub literals: Vec<Literal>,
+    /// Message constants.
+    pub consts: Vec<ConstDef>,
+    /// Names of types that are errors.
+    pub error_types: Vec<String>,
+    /// Invocations of other macros.
+    pub macro_calls: Vec<MacroCall>,
+    /// Module paths declared `#[cfg(test)] mod name;` (their files are tests).
+    pub test_modules: Vec<String>,
+    /// This file's module path.
+    pub module_path: Vec<String>,
+    /// `#[should_panic(expected = ..)]` tests.
+    pub should_panic: Vec<Evidence>,
+    /// Doc comments of fns (with `# Panics`/`# Errors` sections split out).
+    pub docs: Vec<Evidence>,
+    /// Syntax errors met (the parts that parsed were still extracted).
+    pub syntax_errors: usize,
+}
+
+/// A language's extractor. One implementation per language, chosen by file
+/// name; each is independent of the others.
+pub trait Extractor: Sync {
+    /// The language's stable name (`rust`).
+    fn language(&self) -> &'static str;
+    /// True when this extractor reads the file.
+    fn handles(&self, path: &str) -> bool;
+    /// Extracts one file.
+    fn extract(&self, file: &SourceFile) -> FileExtraction;
+}
+
+/// Runs `extractor` over every file it handles, in parallel, then resolves
+/// snapshot-wide facts (constants, macros, error types, test modules).
+pub fn extract_all(extractor: &dyn Extractor, files: &[SourceFile]) -> Extraction {
+    extract_all_with(extractor, files, &|_| {})
+}
+
+/// [`extract_all`] calling `progress` after each file.
+pub fn extract_all_with(
+    extractor: &dyn Extractor,
+    files: &[SourceFile],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Extraction {
+    let per_file: Vec<FileExtraction> = files
+        .par_iter()
+        .filter(|f| extractor.handles(&f.path))
+        .map(|f| {
+            let out = extractor.extract(f);
+            progress(&f.path);
+            out
+        })
+        .collect();
+    resolve(extractor.language(), per_file)
+}

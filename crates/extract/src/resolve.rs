@@ -1,0 +1,243 @@
+//! Snapshot-wide resolution: what one file cannot know alone. Constants
+//! holding messages (across files), which types are errors, which files are
+//! test modules, crate-local macros whose invocations are sites, and which
+//! tests and doc comments speak of which sites.
+
+use crate::{Condition, FileExtraction};
+use errdex_model::{Evidence, Hole, Literal, Piece, Site, Template};
+use std::collections::{HashMap, HashSet};
+
+/// At most this many sites are linked to one `should_panic` expectation
+/// (a short expectation matches too much to say anything).
+const MAX_SHOULD_PANIC_LINKS: usize = 8;
+
+/// A piece of evidence about the site at `site` (an index into
+/// [`Extraction::sites`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteEvidence {
+    /// Index of the site.
+    pub site: usize,
+    /// What is known.
+    pub evidence: Evidence,
+}
+
+/// The resolved extraction of one snapshot.
+#[derive(Debug, Clone, Default)]
+pub struct Extraction {
+    /// The extractor's language.
+    pub language: String,
+    /// Every site, in file order.
+    pub sites: Vec<Site>,
+    /// Evidence attached to sites.
+    pub evidence: Vec<SiteEvidence>,
+    /// Free string literals (the recall safety net).
+    pub literals: Vec<Literal>,
+    /// Files extracted.
+    pub files: usize,
+    /// Syntax errors met, summed over files.
+    pub syntax_errors: usize,
+}
+
+/// Resolves per-file extractions into one snapshot's sites.
+pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
+    let error_types: HashSet<&str> = files
+        .iter()
+        .flat_map(|f| f.error_types.iter().map(String::as_str))
+        .collect();
+    let mut consts: HashMap<&str, &crate::ConstDef> = HashMap::new();
+    for c in files.iter().flat_map(|f| &f.consts) {
+        consts.entry(c.name.as_str()).or_insert(c);
+    }
+    let test_modules: Vec<&str> = files
+        .iter()
+        .flat_map(|f| f.test_modules.iter().map(String::as_str))
+        .collect();
+    let is_error_type =
+        |t: &str| error_types.contains(t) || t.ends_with("Error") || t.ends_with("Err");
+
+    let mut sites: Vec<Site> = Vec::new();
+    let mut docs: HashMap<&str, Vec<&Evidence>> = HashMap::new();
+    let mut macro_calls = Vec::new();
+    for f in &files {
+        let module = f.module_path.join("::");
+        let file_is_test = test_modules
+            .iter()
+            .any(|m| module == *m || module.starts_with(&format!("{m}::")));
+        for c in &f.candidates {
+            let keep = match &c.condition {
+                Condition::Always => true,
+                Condition::ErrorType(t) => is_error_type(t),
+            };
+            if !keep {
+                continue;
+            }
+            let mut site = c.site.clone();
+            site.is_test |= file_is_test;
+            resolve_consts(&mut site, &consts);
+            sites.push(site);
+        }
+        for d in &f.docs {
+            docs.entry(d.item_path.as_str()).or_default().push(d);
+        }
+        for m in &f.macro_calls {
+            macro_calls.push((m, file_is_test));
+        }
+    }
+
+    // Crate-local macros: every invocation is a site per error site of the body.
+    let mut bodies: HashMap<String, Vec<Site>> = HashMap::new();
+    for s in &sites {
+        if let Some(m) = &s.via_macro {
+            if s.item_path.ends_with(&format!("{m}!")) {
+                bodies.entry(m.clone()).or_default().push(s.clone());
+            }
+        }
+    }
+    for (call, file_is_test) in macro_calls {
+        let Some(body_sites) = bodies.get(call.name.as_str()) else {
+            continue;
+        };
+        for body in body_sites {
+            let mut site = call.proto.clone();
+            site.kind = body.kind;
+            site.is_test |= file_is_test;
+            site.via_macro = Some(call.name.clone());
+            site.message_from = Some(format!("{}:{}", body.path, body.line));
+            site.partial = body.partial;
+            site.template = expand_template(&body.template, call.args_template.as_ref());
+            resolve_consts(&mut site, &consts);
+            sites.push(site);
+        }
+    }
+
+    // One site per reported place and kind.
+    let mut seen = HashSet::new();
+    sites.retain(|s| {
+        seen.insert((
+            s.path.clone(),
+            s.report_line,
+            s.report_column,
+            s.kind,
+            s.template.clone(),
+        ))
+    });
+    sites.sort_by(|a, b| (&a.path, a.line, a.column).cmp(&(&b.path, b.line, b.column)));
+
+    let mut evidence = Vec::new();
+    for (i, s) in sites.iter().enumerate() {
+        for d in docs.get(s.item_path.as_str()).into_iter().flatten() {
+            evidence.push(crate::SiteEvidence {
+                site: i,
+                evidence: (*d).clone(),
+            });
+        }
+    }
+    for sp in files.iter().flat_map(|f| &f.should_panic) {
+        let matching = |test: bool| {
+            sites
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    s.is_test == test && s.kind.panics()
+                        || s.is_test == test && s.via_macro.is_some()
+                })
+                .filter(|(_, s)| !s.template.is_dynamic() && s.template.could_contain(&sp.text))
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
+        let mut hits = matching(false);
+        if hits.is_empty() {
+            hits = matching(true);
+        }
+        if hits.len() <= MAX_SHOULD_PANIC_LINKS {
+            for i in hits {
+                evidence.push(crate::SiteEvidence {
+                    site: i,
+                    evidence: sp.clone(),
+                });
+            }
+        }
+    }
+
+    Extraction {
+        language: language.to_string(),
+        evidence,
+        literals: files
+            .iter()
+            .flat_map(|f| f.literals.iter().cloned())
+            .collect(),
+        files: files.len(),
+        syntax_errors: files.iter().map(|f| f.syntax_errors).sum(),
+        sites,
+    }
+}
+
+/// Replaces holes that print a message constant by the constant's text.
+fn resolve_consts(site: &mut Site, consts: &HashMap<&str, &crate::ConstDef>) {
+    let mut from = None;
+    let mut t = Template::new();
+    let mut changed = false;
+    for p in site.template.pieces() {
+        match p {
+            Piece::Lit(s) => t.push_lit(s),
+            Piece::Hole(h) => {
+                let name = h.arg.rsplit("::").next().unwrap_or(&h.arg);
+                match consts.get(name).filter(|_| h.spec.is_empty()) {
+                    Some(c) => {
+                        t.append(&c.template);
+                        from.get_or_insert_with(|| c.location.clone());
+                        changed = true;
+                    }
+                    None => t.push_hole(h.clone()),
+                }
+            }
+        }
+    }
+    if changed {
+        site.template = t;
+        site.delegates_to = None;
+        if site.message_from.is_none() {
+            site.message_from = from;
+        }
+    }
+}
+
+/// A macro body's template at one invocation: holes naming macro
+/// metavariables (`$msg`, `$($arg)*`) take the invocation's own format
+/// arguments, when it passes a format string.
+fn expand_template(body: &Template, args: Option<&Template>) -> Template {
+    let Some(args) = args else {
+        return body.clone();
+    };
+    let is_meta = |h: &Hole| h.arg.starts_with('$');
+    let pieces = body.pieces();
+    let first_meta = pieces
+        .iter()
+        .position(|p| matches!(p, Piece::Hole(h) if is_meta(h)));
+    let Some(first_meta) = first_meta else {
+        return body.clone();
+    };
+    let mut t = Template::new();
+    for p in &pieces[..first_meta] {
+        match p {
+            Piece::Lit(s) => t.push_lit(s),
+            Piece::Hole(h) => t.push_hole(h.clone()),
+        }
+    }
+    t.append(args);
+    let mut rest_started = false;
+    for p in &pieces[first_meta + 1..] {
+        match p {
+            Piece::Hole(h) if is_meta(h) && !rest_started => {}
+            Piece::Lit(s) => {
+                rest_started = true;
+                t.push_lit(s);
+            }
+            Piece::Hole(h) => {
+                rest_started = true;
+                t.push_hole(h.clone());
+            }
+        }
+    }
+    t
+}

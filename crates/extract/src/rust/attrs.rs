@@ -1,0 +1,194 @@
+//! Outer attributes and doc comments that precede an item.
+
+use crate::literal;
+use tree_sitter::Node;
+
+/// What the attributes and doc comments before an item say.
+#[derive(Debug, Default, Clone)]
+pub struct Attrs<'t> {
+    /// `#[test]`, `#[tokio::test]`, `#[rstest]`, `#[test_case]`, `#[bench]`.
+    pub test_fn: bool,
+    /// `#[cfg(test)]` or `#[cfg(all(test, ..))]`.
+    pub cfg_test: bool,
+    /// `#[track_caller]`.
+    pub track_caller: bool,
+    /// `#[should_panic]`, with its `expected` text when given.
+    pub should_panic: Option<Option<String>>,
+    /// `#[derive(.., Error, ..)]`.
+    pub derive_error: bool,
+    /// The token tree of `#[error(..)]`.
+    pub error: Option<Node<'t>>,
+    /// Doc comment text, lines joined with `\n`.
+    pub doc: String,
+    /// First line of the doc comment.
+    pub doc_line: u32,
+}
+
+impl<'t> Attrs<'t> {
+    /// Folds one preceding sibling (an attribute or a comment) in.
+    pub fn add(&mut self, node: Node<'t>, src: &[u8]) {
+        match node.kind() {
+            "attribute_item" => {
+                if let Some(attr) = named_child(node, "attribute") {
+                    self.add_attribute(attr, src);
+                }
+            }
+            "line_comment" | "block_comment" => {
+                let mut c = node.walk();
+                let is_outer_doc = node
+                    .children(&mut c)
+                    .any(|ch| ch.kind() == "outer_doc_comment_marker");
+                if !is_outer_doc {
+                    return;
+                }
+                if let Some(doc) = named_child(node, "doc_comment") {
+                    if self.doc.is_empty() {
+                        self.doc_line = node.start_position().row as u32 + 1;
+                    }
+                    let text = doc.utf8_text(src).unwrap_or("");
+                    let text = text.strip_suffix('\n').unwrap_or(text);
+                    let text = text.strip_prefix(' ').unwrap_or(text);
+                    if !self.doc.is_empty() {
+                        self.doc.push('\n');
+                    }
+                    self.doc.push_str(text);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn add_attribute(&mut self, attr: Node<'t>, src: &[u8]) {
+        let mut c = attr.walk();
+        let path = attr
+            .children(&mut c)
+            .find(|n| matches!(n.kind(), "identifier" | "scoped_identifier"))
+            .and_then(|n| n.utf8_text(src).ok())
+            .unwrap_or("");
+        let last = path.rsplit("::").next().unwrap_or(path);
+        let args = attr.child_by_field_name("arguments");
+        let args_text = args.and_then(|a| a.utf8_text(src).ok()).unwrap_or("");
+        match last {
+            "test" | "rstest" | "test_case" | "bench" | "quickcheck" | "proptest" => {
+                self.test_fn = true
+            }
+            "track_caller" => self.track_caller = true,
+            "should_panic" => {
+                let expected = args.and_then(|a| {
+                    let mut c = a.walk();
+                    let toks: Vec<Node> = a.children(&mut c).collect();
+                    toks.windows(3).find_map(|w| {
+                        (w[0].utf8_text(src).ok() == Some("expected") && w[1].kind() == "=")
+                            .then(|| literal::decode(w[2].utf8_text(src).ok()?))
+                            .flatten()
+                    })
+                });
+                self.should_panic = Some(expected);
+            }
+            "cfg" => {
+                let compact: String = args_text.chars().filter(|c| !c.is_whitespace()).collect();
+                if compact == "(test)"
+                    || (compact.starts_with("(all(")
+                        && has_word(&compact, "test")
+                        && !compact.contains("not(test"))
+                {
+                    self.cfg_test = true;
+                }
+            }
+            "derive" => {
+                if args_text
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .any(|w| w == "Error")
+                {
+                    self.derive_error = true;
+                }
+            }
+            "error" => self.error = args,
+            "doc" => {
+                if let Some(value) = attr.child_by_field_name("value") {
+                    if let Some(text) = value.utf8_text(src).ok().and_then(literal::decode) {
+                        if !self.doc.is_empty() {
+                            self.doc.push('\n');
+                        }
+                        self.doc.push_str(text.trim_start());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// True when `word` stands in `s` as a whole identifier.
+pub fn has_word(s: &str, word: &str) -> bool {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .any(|w| w == word)
+}
+
+/// The first named child of `kind`.
+pub fn named_child<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut c = node.walk();
+    let found = node.named_children(&mut c).find(|n| n.kind() == kind);
+    found
+}
+
+/// Splits a doc comment into its first paragraph and its `# Panics` and
+/// `# Errors` sections.
+pub fn doc_sections(doc: &str) -> (String, Option<String>, Option<String>) {
+    let mut summary = String::new();
+    let mut panics: Option<String> = None;
+    let mut errors: Option<String> = None;
+    let mut current: Option<&mut Option<String>> = None;
+    let mut in_summary = true;
+    for line in doc.lines() {
+        let trimmed = line.trim();
+        if let Some(h) = trimmed.strip_prefix('#') {
+            in_summary = false;
+            let h = h.trim_start_matches('#').trim();
+            current = match h {
+                "Panics" => Some(&mut panics),
+                "Errors" => Some(&mut errors),
+                _ => None,
+            };
+            if let Some(c) = current.as_deref_mut() {
+                c.get_or_insert_with(String::new);
+            }
+            continue;
+        }
+        if in_summary {
+            if trimmed.is_empty() {
+                if !summary.is_empty() {
+                    in_summary = false;
+                }
+                continue;
+            }
+            if !summary.is_empty() {
+                summary.push(' ');
+            }
+            summary.push_str(trimmed);
+        } else if let Some(Some(section)) = current.as_deref_mut() {
+            if !section.is_empty() || !trimmed.is_empty() {
+                if !section.is_empty() {
+                    section.push('\n');
+                }
+                section.push_str(trimmed);
+            }
+        }
+    }
+    let clean = |s: Option<String>| s.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+    (summary, clean(panics), clean(errors))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_doc_sections() {
+        let doc = "Parses it.\nReally.\n\n# Panics\n\nWhen empty.\n\n# Errors\nOn bad input.\n# Examples\nx";
+        let (s, p, e) = doc_sections(doc);
+        assert_eq!(s, "Parses it. Really.");
+        assert_eq!(p.as_deref(), Some("When empty."));
+        assert_eq!(e.as_deref(), Some("On bad input."));
+    }
+}

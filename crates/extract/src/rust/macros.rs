@@ -1,0 +1,474 @@
+//! Macro invocations: the panic and assert families, anyhow, logging,
+//! `compile_error!`, `write!` in `Display` impls, format arguments, and
+//! crate-local `macro_rules!` definitions and calls.
+
+use super::scope::Frame;
+use super::tokens::{self, Arg};
+use super::Walker;
+use crate::fmt::{self, FmtArg, Naming};
+use crate::{literal, MacroCall};
+use errdex_model::{Kind, Template};
+use tree_sitter::Node;
+
+/// Macros that only format or build values: never sites themselves.
+const NOT_SITES: &[&str] = &[
+    "format",
+    "format_args",
+    "print",
+    "println",
+    "vec",
+    "matches",
+    "concat",
+    "stringify",
+    "include_str",
+    "include_bytes",
+    "include",
+    "env",
+    "option_env",
+    "cfg",
+    "line",
+    "file",
+    "column",
+    "module_path",
+    "debug",
+    "info",
+    "trace",
+    "dbg",
+    "assert_matches",
+    "quote",
+    "quote_spanned",
+    "parse_quote",
+    "thread_local",
+    "lazy_static",
+    "cfg_if",
+    "pin",
+    "ready",
+    "select",
+    "join",
+    "try_join",
+    "tri",
+    "try",
+    "write",
+    "writeln",
+    "macro_rules",
+];
+
+impl<'a> Walker<'a> {
+    pub(super) fn visit_macro(&mut self, node: Node) {
+        let Some(name_node) = node.child_by_field_name("macro") else {
+            return;
+        };
+        let path = self.text(name_node).to_string();
+        let name = super::scope::last_segment(&path).to_string();
+        let Some(tt) = last_token_tree(node) else {
+            return;
+        };
+        let report = name_node;
+        let claimed = self.is_claimed(node);
+        let args = tokens::split_args(tt);
+        let site = match name.as_str() {
+            "panic" | "unreachable" | "unimplemented" | "todo" => {
+                Some(self.panic_site(node, report, &name, &args))
+            }
+            "assert" | "debug_assert" => Some(self.assert_site(node, report, &args)),
+            "assert_eq" | "debug_assert_eq" | "assert_ne" | "debug_assert_ne" => {
+                Some(self.assert_eq_site(node, report, &name, &args))
+            }
+            "anyhow" | "format_err" | "eyre" if !claimed => {
+                let t = self.format_args_template(&args);
+                Some(self.new_site(node, report, Kind::Anyhow, t))
+            }
+            "bail" => {
+                let t = self.format_args_template(&args);
+                Some(self.new_site(node, report, Kind::Bail, t))
+            }
+            "ensure" => Some(self.ensure_site(node, report, &args)),
+            "error" | "warn" if is_log_path(&path) => {
+                let kind = if name == "error" {
+                    Kind::LogError
+                } else {
+                    Kind::LogWarn
+                };
+                let t = self.log_template(&args);
+                Some(self.new_site(node, report, kind, t))
+            }
+            "eprintln" | "eprint" => {
+                let rest = self.rest_of_fn(node.end_byte());
+                let exits = rest.match_indices("exit(").any(|(i, _)| {
+                    i == 0
+                        || !rest.as_bytes()[i - 1].is_ascii_alphanumeric()
+                            && rest.as_bytes()[i - 1] != b'_'
+                });
+                exits.then(|| {
+                    let t = self.format_args_template(&args);
+                    self.new_site(node, report, Kind::Eprintln, t)
+                })
+            }
+            "compile_error" => {
+                let t = args.first().map(|a| self.plain_arg(a)).unwrap_or_default();
+                Some(self.new_site(node, report, Kind::CompileError, t))
+            }
+            "write" | "writeln" if !claimed && self.display().is_some() => {
+                if let Some(site) = self.display_write_site(node) {
+                    self.push_display(site);
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some(site) = site {
+            self.push(site);
+        } else if !NOT_SITES.contains(&name.as_str()) && !is_known(&name) {
+            self.record_macro_call(node, report, &name, &args);
+        }
+        // Code passed to the macro (format arguments, wrapped items).
+        self.reparse(tt);
+    }
+
+    fn panic_site(
+        &mut self,
+        node: Node,
+        report: Node,
+        name: &str,
+        args: &[Arg],
+    ) -> errdex_model::Site {
+        let (kind, bare, prefix) = match name {
+            "panic" => (Kind::Panic, "explicit panic", ""),
+            "unreachable" => (
+                Kind::Unreachable,
+                "internal error: entered unreachable code",
+                "internal error: entered unreachable code: ",
+            ),
+            "unimplemented" => (Kind::Unimplemented, "not implemented", "not implemented: "),
+            _ => (Kind::Todo, "not yet implemented", "not yet implemented: "),
+        };
+        let t = if args.is_empty() {
+            Template::literal(bare)
+        } else {
+            self.format_args_template(args).prefixed(prefix)
+        };
+        self.new_site(node, report, kind, t)
+    }
+
+    fn assert_site(&mut self, node: Node, report: Node, args: &[Arg]) -> errdex_model::Site {
+        let t = if args.len() > 1 {
+            self.format_args_template(&args[1..])
+        } else {
+            let cond = args
+                .first()
+                .map(|a| tokens::pretty(&a.tokens, self.src()))
+                .unwrap_or_default();
+            Template::literal(format!("assertion failed: {cond}"))
+        };
+        self.new_site(node, report, Kind::Assert, t)
+    }
+
+    fn assert_eq_site(
+        &mut self,
+        node: Node,
+        report: Node,
+        name: &str,
+        args: &[Arg],
+    ) -> errdex_model::Site {
+        let (kind, op) = if name.ends_with("_eq") {
+            (Kind::AssertEq, "==")
+        } else {
+            (Kind::AssertNe, "!=")
+        };
+        let mut t = Template::literal(format!("assertion `left {op} right` failed"));
+        if args.len() > 2 {
+            t.push_lit(": ");
+            t.append(&self.format_args_template(&args[2..]));
+        }
+        for (i, label) in [(0, "\n  left: "), (1, "\n right: ")] {
+            t.push_lit(label);
+            let side = args.get(i);
+            match side.map(|a| (a.tokens.as_slice(), a.text(self.src()))) {
+                Some(([tok], text))
+                    if matches!(
+                        tok.kind(),
+                        "integer_literal" | "float_literal" | "boolean_literal"
+                    ) =>
+                {
+                    t.push_lit(&number_text(text))
+                }
+                other => t.push_hole(errdex_model::Hole {
+                    arg: other.map(|(_, text)| text.to_string()).unwrap_or_default(),
+                    spec: "?".into(),
+                }),
+            }
+        }
+        self.new_site(node, report, kind, t)
+    }
+
+    fn ensure_site(&mut self, node: Node, report: Node, args: &[Arg]) -> errdex_model::Site {
+        let t = if args.len() > 1 {
+            self.format_args_template(&args[1..])
+        } else {
+            let cond = args
+                .first()
+                .map(|a| tokens::pretty(&a.tokens, self.src()))
+                .unwrap_or_default();
+            Template::literal(format!("Condition failed: `{cond}`"))
+        };
+        self.new_site(node, report, Kind::Ensure, t)
+    }
+
+    /// The message of `error!`/`warn!`: skips `target:`/`parent:`/`name:`
+    /// and tracing fields; the first string literal is the format string.
+    fn log_template(&mut self, args: &[Arg]) -> Template {
+        let mut rest: &[Arg] = args;
+        // `target: "x", "msg"` is split at the comma; drop `key: value` heads.
+        while let Some(first) = rest.first() {
+            let is_key = matches!(first.tokens.as_slice(), [k, colon, ..] if k.kind() == "identifier" && colon.kind() == ":");
+            if is_key {
+                rest = &rest[1..];
+            } else {
+                break;
+            }
+        }
+        match rest.iter().position(|a| {
+            a.as_literal().is_some() || a.as_macro(self.src()).is_some_and(|(n, _)| n == "concat")
+        }) {
+            Some(i) => self.format_args_template(&rest[i..]),
+            None => Template::hole(
+                rest.iter()
+                    .map(|a| a.text(self.src()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                "",
+            ),
+        }
+    }
+
+    /// The template of format arguments: a format string (literal, or
+    /// `concat!` of literals) and its arguments; a lone expression is one
+    /// hole (a message passed through).
+    pub(crate) fn format_args_template(&mut self, args: &[Arg]) -> Template {
+        let Some(first) = args.first() else {
+            return Template::new();
+        };
+        let fmt_text = if let Some(lit) = first.as_literal() {
+            self.use_literal(lit);
+            literal::decode(self.text(lit))
+        } else if let Some((name, group)) = first.as_macro(self.src()) {
+            (name == "concat")
+                .then(|| self.concat_text(group))
+                .flatten()
+        } else {
+            None
+        };
+        let Some(fmt_text) = fmt_text else {
+            let text = first.text(self.src()).to_string();
+            return self
+                .lookup_let(&text)
+                .unwrap_or_else(|| Template::hole(text, ""));
+        };
+        let fmt_args: Vec<FmtArg> = args[1..].iter().map(|a| self.fmt_arg(a)).collect();
+        match fmt::parse(&fmt_text) {
+            Some(pieces) => fmt::bind(&pieces, &fmt_args, Naming::Format),
+            None => Template::literal(fmt_text),
+        }
+    }
+
+    fn fmt_arg(&mut self, a: &Arg) -> FmtArg {
+        let (name, expr) = match a.named(self.src()) {
+            Some((n, e)) => (Some(n), e),
+            None => (None, a.clone()),
+        };
+        let text = expr.text(self.src()).to_string();
+        let mut debug_same = false;
+        let value = if let Some(lit) = expr.as_literal() {
+            self.use_literal(lit);
+            literal::decode(self.text(lit)).map(Template::literal)
+        } else if let [tok] = expr.tokens.as_slice() {
+            match tok.kind() {
+                "integer_literal" | "float_literal" | "boolean_literal" => {
+                    debug_same = true;
+                    Some(Template::literal(number_text(&text)))
+                }
+                _ => self.lookup_let(&text),
+            }
+        } else {
+            self.lookup_let(&text)
+        };
+        FmtArg {
+            name,
+            text,
+            value,
+            debug_same,
+        }
+    }
+
+    /// A plain (not format) string argument, or a hole for an expression.
+    pub(crate) fn plain_arg(&mut self, a: &Arg) -> Template {
+        if let Some(lit) = a.as_literal() {
+            self.use_literal(lit);
+            if let Some(s) = literal::decode(self.text(lit)) {
+                return Template::literal(s);
+            }
+        }
+        if let Some((name, group)) = a.as_macro(self.src()) {
+            if name == "concat" {
+                if let Some(s) = self.concat_text(group) {
+                    return Template::literal(s);
+                }
+            }
+        }
+        Template::hole(a.text(self.src()), "")
+    }
+
+    /// `concat!("a", "b", 1)` as text; `None` when a part is not a literal.
+    fn concat_text(&mut self, group: Node) -> Option<String> {
+        let mut out = String::new();
+        for a in tokens::split_args(group) {
+            let lit = a.as_literal();
+            if let Some(lit) = lit {
+                self.use_literal(lit);
+                out.push_str(&literal::decode(self.text(lit))?);
+            } else if let [tok] = a.tokens.as_slice() {
+                match tok.kind() {
+                    "integer_literal" | "float_literal" | "boolean_literal" => {
+                        out.push_str(self.text(*tok))
+                    }
+                    "char_literal" => out.push_str(self.text(*tok).trim_matches('\'')),
+                    _ => return None,
+                }
+            } else {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// `concat!(..)` used as a value (a const's initialiser).
+    pub(crate) fn concat_template(&mut self, node: Node) -> Option<Template> {
+        let name = node.child_by_field_name("macro").map(|n| self.text(n))?;
+        if super::scope::last_segment(name) != "concat" {
+            return None;
+        }
+        let tt = last_token_tree(node)?;
+        self.concat_text(tt).map(Template::literal)
+    }
+
+    /// The template of a format-building macro used as a value
+    /// (`format!`, `anyhow!`, ...), with the macro's name.
+    pub(crate) fn format_macro_template(&mut self, node: Node) -> Option<(Template, String)> {
+        let name = node.child_by_field_name("macro").map(|n| self.text(n))?;
+        let last = super::scope::last_segment(name).to_string();
+        if !matches!(
+            last.as_str(),
+            "format" | "anyhow" | "format_err" | "eyre" | "format_args" | "concat"
+        ) {
+            return None;
+        }
+        let tt = last_token_tree(node)?;
+        if last == "concat" {
+            return self.concat_text(tt).map(|s| (Template::literal(s), last));
+        }
+        let args = tokens::split_args(tt);
+        Some((self.format_args_template(&args), last))
+    }
+
+    fn record_macro_call(&mut self, node: Node, report: Node, name: &str, args: &[Arg]) {
+        let proto = self.new_site(node, report, Kind::Panic, Template::new());
+        let first_lit = args.iter().position(|a| a.as_literal().is_some());
+        let args_template = first_lit.map(|i| {
+            let fmt_args: Vec<FmtArg> = args[i + 1..].iter().map(|a| self.fmt_arg(a)).collect();
+            let lit = args[i].as_literal().expect("position found a literal");
+            let text = literal::decode(self.text(lit)).unwrap_or_default();
+            match fmt::parse(&text) {
+                Some(p) => fmt::bind(&p, &fmt_args, Naming::Format),
+                None => Template::literal(text),
+            }
+        });
+        self.out.macro_calls.push(MacroCall {
+            name: name.to_string(),
+            proto,
+            args_template,
+        });
+    }
+
+    pub(super) fn visit_macro_definition(&mut self, node: Node, test: bool) {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n))
+            .unwrap_or("")
+            .to_string();
+        let mut c = node.walk();
+        let rules: Vec<Node> = node
+            .children(&mut c)
+            .filter(|n| n.kind() == "macro_rule")
+            .collect();
+        let mut frame = Frame::named(&format!("{name}!"));
+        frame.test = test;
+        frame.in_macro = Some(name);
+        self.frames.push(frame);
+        for rule in rules {
+            if let Some(right) = rule.child_by_field_name("right") {
+                self.reparse(right);
+            }
+        }
+        self.frames.pop();
+    }
+}
+
+/// How a number literal prints: suffix and `_` separators dropped.
+fn number_text(lit: &str) -> String {
+    let t: String = lit.chars().filter(|c| *c != '_').collect();
+    for suffix in [
+        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+        "f32", "f64",
+    ] {
+        if let Some(s) = t.strip_suffix(suffix) {
+            if !s.is_empty() && !s.starts_with("0x") {
+                return s.to_string();
+            }
+        }
+    }
+    t
+}
+
+/// The token tree of a macro invocation.
+pub(crate) fn last_token_tree(node: Node) -> Option<Node> {
+    let mut c = node.walk();
+    let tt = node
+        .children(&mut c)
+        .filter(|n| n.kind() == "token_tree")
+        .last();
+    tt
+}
+
+/// `error!`/`warn!` of log or tracing (bare, `log::`, `tracing::`, or a
+/// crate's own re-export).
+fn is_log_path(path: &str) -> bool {
+    !path.contains("::")
+        || path.starts_with("log::")
+        || path.starts_with("tracing::")
+        || path.starts_with("$crate::")
+}
+
+fn is_known(name: &str) -> bool {
+    matches!(
+        name,
+        "panic"
+            | "unreachable"
+            | "unimplemented"
+            | "assert"
+            | "debug_assert"
+            | "assert_eq"
+            | "assert_ne"
+            | "debug_assert_eq"
+            | "debug_assert_ne"
+            | "anyhow"
+            | "format_err"
+            | "eyre"
+            | "bail"
+            | "ensure"
+            | "error"
+            | "warn"
+            | "eprintln"
+            | "eprint"
+            | "compile_error"
+    )
+}

@@ -1,0 +1,553 @@
+//! The Rust extractor: a walk over tree-sitter-rust syntax trees.
+//!
+//! Macro arguments are flat token trees in tree-sitter; the walker re-parses
+//! the inside of a token tree (in place, so positions stay true) whenever it
+//! may hold error sites, which reaches code inside `cfg_if!`-style wrappers,
+//! format arguments and `macro_rules!` bodies.
+
+mod attrs;
+mod calls;
+mod macros;
+mod scope;
+mod tokens;
+
+use crate::{literal, Extractor, FileExtraction, SourceFile};
+use attrs::Attrs;
+use errdex_model::{Evidence, EvidenceKind, Literal, Template};
+use scope::{Frame, Lines};
+use std::collections::HashSet;
+use tree_sitter::{Node, Parser, Range};
+
+/// Deepest nesting of syntax nodes walked; deeper code is skipped (hostile
+/// input must not overflow the stack).
+const MAX_DEPTH: u32 = 600;
+/// Deepest nesting of token trees re-parsed as code.
+const MAX_REPARSE: u32 = 6;
+
+/// Extracts error sites from `.rs` files.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct RustExtractor;
+
+impl Extractor for RustExtractor {
+    fn language(&self) -> &'static str {
+        "rust"
+    }
+
+    fn handles(&self, path: &str) -> bool {
+        path.ends_with(".rs")
+    }
+
+    fn extract(&self, file: &SourceFile) -> FileExtraction {
+        let mut parser = new_parser();
+        let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
+            return FileExtraction::default();
+        };
+        let mut w = Walker::new(file, parser);
+        w.out.syntax_errors = count_errors(tree.root_node());
+        w.visit(tree.root_node());
+        w.finish()
+    }
+}
+
+/// A parser for Rust.
+pub fn new_parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("tree-sitter-rust is compatible with the linked tree-sitter");
+    p
+}
+
+fn count_errors(root: Node) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            n += 1;
+            continue;
+        }
+        if node.has_error() {
+            let mut c = node.walk();
+            stack.extend(node.children(&mut c));
+        }
+    }
+    n
+}
+
+/// Words whose presence makes a token tree worth re-parsing as code.
+const TRIGGERS: &[&str] = &[
+    "!", "expect", "unwrap", "Err", "Error", "error", "context", "ok_or", "fmt", "write", "custom",
+    "const ", "static ",
+];
+
+pub(crate) struct Walker<'a> {
+    src: &'a [u8],
+    path: &'a str,
+    lines: Lines,
+    parser: Parser,
+    pub(crate) out: FileExtraction,
+    frames: Vec<Frame>,
+    file_test: bool,
+    depth: u32,
+    reparse_depth: u32,
+    /// Literal start bytes already recorded (re-parsing sees them again).
+    seen_literals: HashSet<usize>,
+    /// Literal start bytes that are some site's message.
+    used_literals: HashSet<usize>,
+    /// Call nodes (by start byte and kind) already covered by an outer site.
+    consumed: HashSet<(usize, usize)>,
+}
+
+impl<'a> Walker<'a> {
+    fn new(file: &'a SourceFile, parser: Parser) -> Self {
+        let module_path = scope::module_path(&file.path);
+        let file_test = scope::is_test_path(&file.path);
+        Walker {
+            src: file.text.as_bytes(),
+            path: &file.path,
+            lines: Lines::new(&file.text),
+            parser,
+            out: FileExtraction {
+                module_path,
+                ..FileExtraction::default()
+            },
+            frames: Vec::new(),
+            file_test,
+            depth: 0,
+            reparse_depth: 0,
+            seen_literals: HashSet::new(),
+            used_literals: HashSet::new(),
+            consumed: HashSet::new(),
+        }
+    }
+
+    fn finish(mut self) -> FileExtraction {
+        self.out
+            .literals
+            .retain(|l| !self.used_literals.contains(&(l.column as usize)));
+        // `column` held the start byte until here; turn it into a column.
+        for l in &mut self.out.literals {
+            let (_, col) = self.lines.position(l.column as usize, self.src);
+            l.column = col;
+        }
+        self.out
+    }
+
+    pub(crate) fn text(&self, n: Node) -> &'a str {
+        std::str::from_utf8(&self.src[n.start_byte()..n.end_byte()]).unwrap_or("")
+    }
+
+    pub(crate) fn src(&self) -> &'a [u8] {
+        self.src
+    }
+
+    pub(crate) fn item_path(&self) -> String {
+        let mut parts: Vec<&str> = self.out.module_path.iter().map(String::as_str).collect();
+        parts.extend(
+            self.frames
+                .iter()
+                .filter(|f| !f.name.is_empty())
+                .map(|f| f.name.as_str()),
+        );
+        parts.join("::")
+    }
+
+    pub(crate) fn in_test(&self) -> bool {
+        self.file_test || self.frames.iter().any(|f| f.test)
+    }
+
+    fn visit(&mut self, node: Node) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        match node.kind() {
+            "string_literal" | "raw_string_literal" => self.record_literal(node),
+            "macro_invocation" => self.visit_macro(node),
+            "call_expression" => {
+                self.visit_call(node);
+                self.visit_children(node);
+            }
+            "let_declaration" => {
+                self.visit_children(node);
+                self.record_let(node);
+            }
+            "for_expression" | "while_expression" | "loop_expression" => {
+                if let Some(f) = self.frames.last_mut() {
+                    f.loops += 1;
+                }
+                self.visit_children(node);
+                if let Some(f) = self.frames.last_mut() {
+                    f.loops -= 1;
+                }
+            }
+            "match_arm" => {
+                let pat = node
+                    .child_by_field_name("pattern")
+                    .map(|p| self.text(p).to_string());
+                let saved = self
+                    .frames
+                    .last_mut()
+                    .map(|f| std::mem::replace(&mut f.arm, pat));
+                self.visit_children(node);
+                if let (Some(f), Some(saved)) = (self.frames.last_mut(), saved) {
+                    f.arm = saved;
+                }
+            }
+            "block" => self.visit_block(node),
+            "inner_attribute_item" => {
+                let text = self.text(node);
+                let compact: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                if compact.starts_with("#![cfg(test)]") && self.frames.is_empty() {
+                    self.file_test = true;
+                }
+            }
+            _ => self.visit_children(node),
+        }
+        self.depth -= 1;
+    }
+
+    /// Visits children, handing each item the attributes and doc comments
+    /// that precede it.
+    fn visit_children(&mut self, node: Node) {
+        let mut attrs = Attrs::default();
+        let mut c = node.walk();
+        let children: Vec<Node> = node.children(&mut c).collect();
+        for child in children {
+            match child.kind() {
+                "attribute_item" => {
+                    attrs.add(child, self.src);
+                    self.visit_attribute_literals(child);
+                }
+                "line_comment" | "block_comment" => attrs.add(child, self.src),
+                _ => {
+                    let a = std::mem::take(&mut attrs);
+                    self.visit_item(child, a);
+                }
+            }
+        }
+    }
+
+    fn visit_attribute_literals(&mut self, attr: Node) {
+        // Literals in attributes (#[error("..")], #[doc = ".."]) are not
+        // indexed as free literals: thiserror ones are sites, the rest docs.
+        let mut stack = vec![attr];
+        while let Some(n) = stack.pop() {
+            if tokens::is_string(&n) {
+                self.seen_literals.insert(n.start_byte());
+            }
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+    }
+
+    fn visit_item(&mut self, node: Node, attrs: Attrs) {
+        let test = attrs.test_fn || attrs.cfg_test || attrs.should_panic.is_some();
+        match node.kind() {
+            "function_item" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
+                let mut frame = Frame::named(name);
+                frame.test = test;
+                frame.track_caller = attrs.track_caller;
+                frame.is_fn = true;
+                frame.start_line = node.start_position().row as u32 + 1;
+                frame.end_line = node.end_position().row as u32 + 1;
+                frame.end_byte = node.end_byte();
+                if let Some(display) = self.frames.last().and_then(|f| f.display_impl.clone()) {
+                    if name == "fmt" {
+                        frame.display = Some(display);
+                    }
+                }
+                self.frames.push(frame);
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    let mut c = params.walk();
+                    let params: Vec<Node> = params
+                        .named_children(&mut c)
+                        .filter(|p| p.kind() == "parameter")
+                        .collect();
+                    for p in params {
+                        if let (Some(pat), Some(ty)) = (
+                            p.child_by_field_name("pattern"),
+                            p.child_by_field_name("type"),
+                        ) {
+                            self.declare(pat, ty);
+                        }
+                    }
+                }
+                let item = self.item_path();
+                self.record_docs(&attrs, &item);
+                if let Some(expected) = &attrs.should_panic {
+                    if let Some(text) = expected.clone().filter(|t| !t.is_empty()) {
+                        self.out.should_panic.push(Evidence {
+                            kind: EvidenceKind::ShouldPanic,
+                            path: self.path.to_string(),
+                            line: node.start_position().row as u32 + 1,
+                            item_path: item,
+                            text,
+                        });
+                    }
+                }
+                self.visit_children(node);
+                self.frames.pop();
+            }
+            "mod_item" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n))
+                    .unwrap_or("")
+                    .to_string();
+                if node.child_by_field_name("body").is_some() {
+                    let mut frame = Frame::named(&name);
+                    frame.test = attrs.cfg_test;
+                    self.frames.push(frame);
+                    self.visit_children(node);
+                    self.frames.pop();
+                } else if attrs.cfg_test || self.in_test() {
+                    let mut path = self.out.module_path.clone();
+                    path.extend(
+                        self.frames
+                            .iter()
+                            .filter(|f| !f.name.is_empty())
+                            .map(|f| f.name.clone()),
+                    );
+                    path.push(name);
+                    self.out.test_modules.push(path.join("::"));
+                }
+            }
+            "impl_item" => self.visit_impl(node, test),
+            "trait_item" => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| self.text(n))
+                    .unwrap_or("");
+                let mut frame = Frame::named(name);
+                frame.test = test;
+                self.frames.push(frame);
+                self.visit_children(node);
+                self.frames.pop();
+            }
+            "enum_item" | "struct_item" | "union_item" => self.visit_type(node, &attrs, test),
+            "const_item" | "static_item" => {
+                self.record_const(node);
+                self.with_test(test, |w| w.visit(node));
+            }
+            "macro_definition" => self.visit_macro_definition(node, test),
+            _ => {
+                if test {
+                    self.with_test(true, |w| w.visit(node));
+                } else {
+                    self.visit(node);
+                }
+            }
+        }
+    }
+
+    fn with_test(&mut self, test: bool, f: impl FnOnce(&mut Self)) {
+        if test {
+            let mut frame = Frame::named("");
+            frame.test = true;
+            self.frames.push(frame);
+            f(self);
+            self.frames.pop();
+        } else {
+            f(self);
+        }
+    }
+
+    fn record_docs(&mut self, attrs: &Attrs, item: &str) {
+        if attrs.doc.trim().is_empty() {
+            return;
+        }
+        let (summary, panics, errors) = attrs::doc_sections(&attrs.doc);
+        let mut push = |kind, text: String| {
+            self.out.docs.push(Evidence {
+                kind,
+                path: self.path.to_string(),
+                line: attrs.doc_line,
+                item_path: item.to_string(),
+                text,
+            })
+        };
+        if !summary.is_empty() {
+            push(EvidenceKind::Doc, summary);
+        }
+        if let Some(p) = panics {
+            push(EvidenceKind::DocPanics, p);
+        }
+        if let Some(e) = errors {
+            push(EvidenceKind::DocErrors, e);
+        }
+    }
+
+    fn visit_impl(&mut self, node: Node, test: bool) {
+        let ty = node
+            .child_by_field_name("type")
+            .map(|t| scope::type_name(t, self.src))
+            .unwrap_or_default();
+        let tr = node
+            .child_by_field_name("trait")
+            .map(|t| scope::type_name(t, self.src));
+        let name = match &tr {
+            Some(tr) => format!("<{ty} as {tr}>"),
+            None => ty.clone(),
+        };
+        let mut frame = Frame::named(&name);
+        frame.test = test;
+        frame.self_type = Some(ty.clone());
+        if let Some(tr) = &tr {
+            let last = tr.rsplit("::").next().unwrap_or(tr);
+            match last {
+                "Error" => self
+                    .out
+                    .error_types
+                    .push(scope::last_segment(&ty).to_string()),
+                "Display" => {
+                    frame.display_impl = Some(scope::DisplayImpl {
+                        ty: ty.clone(),
+                        debug: false,
+                    })
+                }
+                "Debug" => {
+                    frame.display_impl = Some(scope::DisplayImpl {
+                        ty: ty.clone(),
+                        debug: true,
+                    })
+                }
+                _ => {}
+            }
+        }
+        self.frames.push(frame);
+        self.visit_children(node);
+        self.frames.pop();
+    }
+
+    fn record_literal(&mut self, node: Node) {
+        let start = node.start_byte();
+        if !self.seen_literals.insert(start) {
+            return;
+        }
+        let Some(text) = literal::decode(self.text(node)) else {
+            return;
+        };
+        if text.chars().count() < 8 {
+            return;
+        }
+        let line = node.start_position().row as u32 + 1;
+        self.out.literals.push(Literal {
+            path: self.path.to_string(),
+            line,
+            // The start byte, turned into a column in `finish`.
+            column: start as u32,
+            text,
+        });
+    }
+
+    /// Marks a literal as a site's message (so it is not a free literal).
+    pub(crate) fn use_literal(&mut self, node: Node) {
+        self.used_literals.insert(node.start_byte());
+    }
+
+    fn record_let(&mut self, node: Node) {
+        let (Some(pat), Some(value)) = (
+            node.child_by_field_name("pattern"),
+            node.child_by_field_name("value"),
+        ) else {
+            return;
+        };
+        if pat.kind() != "identifier" {
+            return;
+        }
+        if let Some(ty) = node.child_by_field_name("type") {
+            self.declare(pat, ty);
+        }
+        let name = self.text(pat).to_string();
+        let template = match value.kind() {
+            "macro_invocation" => self.format_macro_template(value).map(|(t, _)| t),
+            "string_literal" | "raw_string_literal" => {
+                literal::decode(self.text(value)).map(Template::literal)
+            }
+            _ => None,
+        };
+        if let (Some(t), Some(f)) = (template, self.frames.iter_mut().rev().find(|f| f.is_fn)) {
+            f.lets.push((name, t));
+        }
+    }
+
+    pub(crate) fn lookup_let(&self, name: &str) -> Option<Template> {
+        let f = self.frames.iter().rev().find(|f| f.is_fn)?;
+        f.lets
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, t)| t.clone())
+    }
+
+    fn record_const(&mut self, node: Node) {
+        let (Some(name), Some(value)) = (
+            node.child_by_field_name("name"),
+            node.child_by_field_name("value"),
+        ) else {
+            return;
+        };
+        let template = match value.kind() {
+            "string_literal" | "raw_string_literal" => {
+                literal::decode(self.text(value)).map(Template::literal)
+            }
+            "macro_invocation" => self.concat_template(value),
+            _ => None,
+        };
+        if let Some(template) = template {
+            self.out.consts.push(crate::ConstDef {
+                name: self.text(name).to_string(),
+                template,
+                location: format!("{}:{}", self.path, node.start_position().row + 1),
+            });
+        }
+    }
+
+    /// Re-parses the inside of a token tree as Rust and walks it, so that
+    /// code passed to macros is seen. Positions stay those of the file.
+    pub(crate) fn reparse(&mut self, tt: Node) {
+        if self.reparse_depth >= MAX_REPARSE || tt.child_count() < 3 {
+            return;
+        }
+        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count() as u32 - 1)) else {
+            return;
+        };
+        let body = &self.src[open.end_byte()..close.start_byte()];
+        let text = String::from_utf8_lossy(body);
+        if !TRIGGERS.iter().any(|t| text.contains(t)) {
+            return;
+        }
+        let range = Range {
+            start_byte: open.end_byte(),
+            end_byte: close.start_byte(),
+            start_point: open.end_position(),
+            end_point: close.start_position(),
+        };
+        if self.parser.set_included_ranges(&[range]).is_err() {
+            return;
+        }
+        let tree = self.parser.parse(self.src, None);
+        let _ = self.parser.set_included_ranges(&[]);
+        let Some(tree) = tree else { return };
+        self.reparse_depth += 1;
+        self.visit(tree.root_node());
+        self.reparse_depth -= 1;
+    }
+
+    /// True the first time a node is claimed as (part of) a site.
+    pub(crate) fn claim(&mut self, n: Node) -> bool {
+        self.consumed.insert((n.start_byte(), n.kind_id() as usize))
+    }
+
+    pub(crate) fn is_claimed(&self, n: Node) -> bool {
+        self.consumed
+            .contains(&(n.start_byte(), n.kind_id() as usize))
+    }
+}

@@ -1,0 +1,205 @@
+//! The kinds of error site errdex recognises.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// How a site produces its message. The names are the stable strings used
+/// in the catalogue and in `--json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// `panic!`, with or without a message.
+    Panic,
+    /// `unreachable!`.
+    Unreachable,
+    /// `unimplemented!`.
+    Unimplemented,
+    /// `todo!`.
+    Todo,
+    /// `assert!` / `debug_assert!`.
+    Assert,
+    /// `assert_eq!` / `debug_assert_eq!`.
+    AssertEq,
+    /// `assert_ne!` / `debug_assert_ne!`.
+    AssertNe,
+    /// `.expect(msg)`: the message, then `: {err:?}` for a `Result`.
+    Expect,
+    /// `.expect_err(msg)`.
+    ExpectErr,
+    /// `.unwrap()`: std's fixed text, located by the method.
+    Unwrap,
+    /// `.unwrap_err()`.
+    UnwrapErr,
+    /// `Err(..)` carrying a message.
+    ErrReturn,
+    /// `.map_err(..)` producing a message.
+    MapErr,
+    /// `.ok_or(..)` / `.ok_or_else(..)` producing a message.
+    OkOr,
+    /// thiserror `#[error("..")]` on a type or variant.
+    ErrorAttr,
+    /// A write inside a hand-written `Display` impl of an error type.
+    Display,
+    /// A write inside a hand-written `Debug` impl of an error type.
+    DebugImpl,
+    /// `anyhow!`, `format_err!`, `eyre!`, `anyhow::Error::msg`.
+    Anyhow,
+    /// `bail!`.
+    Bail,
+    /// `ensure!`.
+    Ensure,
+    /// `.context(..)` / `.with_context(..)` / `.wrap_err(..)`.
+    Context,
+    /// `io::Error::new(kind, msg)` / `io::Error::other(msg)`.
+    IoError,
+    /// `serde::de::Error::custom(msg)` and its kin.
+    SerdeCustom,
+    /// A constructor of the crate's own error type called with a message.
+    ErrorNew,
+    /// `error!` of log or tracing.
+    LogError,
+    /// `warn!` of log or tracing.
+    LogWarn,
+    /// `eprintln!` / `eprint!` followed by `process::exit`.
+    Eprintln,
+    /// `compile_error!`.
+    CompileError,
+}
+
+impl Kind {
+    /// Every kind, in declaration order.
+    pub const ALL: [Kind; 28] = [
+        Kind::Panic,
+        Kind::Unreachable,
+        Kind::Unimplemented,
+        Kind::Todo,
+        Kind::Assert,
+        Kind::AssertEq,
+        Kind::AssertNe,
+        Kind::Expect,
+        Kind::ExpectErr,
+        Kind::Unwrap,
+        Kind::UnwrapErr,
+        Kind::ErrReturn,
+        Kind::MapErr,
+        Kind::OkOr,
+        Kind::ErrorAttr,
+        Kind::Display,
+        Kind::DebugImpl,
+        Kind::Anyhow,
+        Kind::Bail,
+        Kind::Ensure,
+        Kind::Context,
+        Kind::IoError,
+        Kind::SerdeCustom,
+        Kind::ErrorNew,
+        Kind::LogError,
+        Kind::LogWarn,
+        Kind::Eprintln,
+        Kind::CompileError,
+    ];
+
+    /// The stable name (`snake_case`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Panic => "panic",
+            Kind::Unreachable => "unreachable",
+            Kind::Unimplemented => "unimplemented",
+            Kind::Todo => "todo",
+            Kind::Assert => "assert",
+            Kind::AssertEq => "assert_eq",
+            Kind::AssertNe => "assert_ne",
+            Kind::Expect => "expect",
+            Kind::ExpectErr => "expect_err",
+            Kind::Unwrap => "unwrap",
+            Kind::UnwrapErr => "unwrap_err",
+            Kind::ErrReturn => "err_return",
+            Kind::MapErr => "map_err",
+            Kind::OkOr => "ok_or",
+            Kind::ErrorAttr => "error_attr",
+            Kind::Display => "display",
+            Kind::DebugImpl => "debug_impl",
+            Kind::Anyhow => "anyhow",
+            Kind::Bail => "bail",
+            Kind::Ensure => "ensure",
+            Kind::Context => "context",
+            Kind::IoError => "io_error",
+            Kind::SerdeCustom => "serde_custom",
+            Kind::ErrorNew => "error_new",
+            Kind::LogError => "log_error",
+            Kind::LogWarn => "log_warn",
+            Kind::Eprintln => "eprintln",
+            Kind::CompileError => "compile_error",
+        }
+    }
+
+    /// True for kinds that abort the thread with a panic report, whose header
+    /// names a file and line.
+    pub fn panics(self) -> bool {
+        matches!(
+            self,
+            Kind::Panic
+                | Kind::Unreachable
+                | Kind::Unimplemented
+                | Kind::Todo
+                | Kind::Assert
+                | Kind::AssertEq
+                | Kind::AssertNe
+                | Kind::Expect
+                | Kind::ExpectErr
+                | Kind::Unwrap
+                | Kind::UnwrapErr
+        )
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The error returned when a string names no kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownKind(pub String);
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+        write!(
+            f,
+            "unknown kind `{}` (expected one of: {})",
+            self.0,
+            names.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownKind {}
+
+impl FromStr for Kind {
+    type Err = UnknownKind;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Kind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownKind(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for k in Kind::ALL {
+            assert_eq!(k.as_str().parse::<Kind>().unwrap(), k);
+            assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{k}\""));
+        }
+        assert!("nope".parse::<Kind>().is_err());
+    }
+}

@@ -1,0 +1,15 @@
+//! Plain data shared by every errdex stage: what an error site is, how its
+//! message template is shaped, and what a snapshot of source code is.
+//!
+//! This crate knows nothing of parsing, storage or presentation; it only
+//! defines the values that flow from `source` to `extract` to `catalog`.
+
+mod id;
+mod kind;
+mod site;
+mod template;
+
+pub use id::ErrorId;
+pub use kind::Kind;
+pub use site::{Evidence, EvidenceKind, Literal, Site, SnapshotMeta};
+pub use template::{Hole, Piece, Template};

@@ -1,0 +1,134 @@
+//! Sites, evidence, literals and snapshot metadata.
+
+use crate::{Kind, Template};
+use serde::{Deserialize, Serialize};
+
+/// One place in a snapshot's source that produces an error message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Site {
+    /// How the message is produced.
+    pub kind: Kind,
+    /// The message as literal parts and holes.
+    pub template: Template,
+    /// File, relative to the snapshot root, `/`-separated.
+    pub path: String,
+    /// First line of the site's expression (1-based).
+    pub line: u32,
+    /// Column of the site's first character (1-based, in characters).
+    pub column: u32,
+    /// Last line of the site's expression.
+    pub end_line: u32,
+    /// The line a panic header reports: the macro name or method name line.
+    pub report_line: u32,
+    /// The column a panic header reports (1-based).
+    pub report_column: u32,
+    /// The enclosing fn carries `#[track_caller]`: a panic report names the
+    /// caller's location, not this one.
+    pub reported_at_caller: bool,
+    /// Enclosing item path: modules, `<Type as Trait>` or `Type`, fn; for
+    /// `#[error]` the type and variant.
+    pub item_path: String,
+    /// The pattern of the enclosing `match` arm, when the site sits in one
+    /// (the variant a `Display` arm describes).
+    pub arm: Option<String>,
+    /// In test code (`tests/`, `benches/`, `#[cfg(test)]`, test fns).
+    pub is_test: bool,
+    /// First line of the excerpt to show.
+    pub excerpt_start: u32,
+    /// Last line of the excerpt to show.
+    pub excerpt_end: u32,
+    /// The crate-local macro whose invocation this site is, with the body
+    /// site's message.
+    pub via_macro: Option<String>,
+    /// The message text came from a `const`/`static`: its `path:line`.
+    pub message_from: Option<String>,
+    /// One of several writes that build a message at run time (in a loop or
+    /// a branch): the template covers only part of the final text.
+    pub partial: bool,
+    /// The message is another error's text (`inner.fmt(f)`,
+    /// `#[error(transparent)]`, `"{}", source`): the expression delegated to.
+    pub delegates_to: Option<String>,
+    /// The source text of the call, shortened to one line.
+    pub call_text: String,
+}
+
+/// What a piece of evidence says about an error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceKind {
+    /// A `#[should_panic(expected = ..)]` test whose expectation matches.
+    ShouldPanic,
+    /// The `# Panics` section of the enclosing fn's doc comment.
+    DocPanics,
+    /// The `# Errors` section of the enclosing fn's doc comment.
+    DocErrors,
+    /// The first paragraph of the enclosing item's doc comment.
+    Doc,
+}
+
+impl EvidenceKind {
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceKind::ShouldPanic => "should_panic",
+            EvidenceKind::DocPanics => "doc_panics",
+            EvidenceKind::DocErrors => "doc_errors",
+            EvidenceKind::Doc => "doc",
+        }
+    }
+
+    /// Parses a stable name.
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            EvidenceKind::ShouldPanic,
+            EvidenceKind::DocPanics,
+            EvidenceKind::DocErrors,
+            EvidenceKind::Doc,
+        ]
+        .into_iter()
+        .find(|k| k.as_str() == s)
+    }
+}
+
+/// A fact about a site found in the code around it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// What it is.
+    pub kind: EvidenceKind,
+    /// Where the evidence stands (the test fn, the doc comment).
+    pub path: String,
+    /// Its line.
+    pub line: u32,
+    /// The item it belongs to (the test's path, the documented fn).
+    pub item_path: String,
+    /// The text: the expected substring, the doc section.
+    pub text: String,
+}
+
+/// A string literal that is not a site's message, kept as a recall safety
+/// net for unusual ways of raising errors.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Literal {
+    /// File, relative to the snapshot root.
+    pub path: String,
+    /// Line of the literal.
+    pub line: u32,
+    /// Column of the literal (1-based).
+    pub column: u32,
+    /// The decoded text.
+    pub text: String,
+}
+
+/// Where a snapshot comes from and which revision it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotMeta {
+    /// `crate:NAME`, `owner/repo`, or a folder name.
+    pub repo: String,
+    /// Crate version, git commit sha, or a content hash.
+    pub revision: String,
+    /// The revision's date (RFC 3339), when known.
+    pub date: Option<String>,
+    /// The remote the repo came from (git remote URL or the crate's
+    /// `repository`), when known.
+    pub remote: Option<String>,
+}
