@@ -1,1 +1,81 @@
-//! placeholder
+//! The errdex catalogue: repos, snapshots, errors (stable across
+//! snapshots), sites (an error's occurrences in one snapshot), evidence,
+//! free literals, and the snapshot's source files (deflated, shared by
+//! content) so excerpts can be shown without the original tree.
+//!
+//! SQLite in WAL mode; the schema is versioned (`PRAGMA user_version`) and
+//! migrated on open. Writing a snapshot is one transaction: a crash leaves
+//! the previous state intact. It knows nothing of parsing.
+
+mod blob;
+mod read;
+mod schema;
+mod write;
+
+use rusqlite::Connection;
+use std::path::Path;
+
+pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
+pub use write::{SnapshotInput, WriteSummary};
+
+/// A catalogue error.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// SQLite failed.
+    #[error("catalogue database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer errdex.
+    #[error(
+        "catalogue schema version {found} is newer than this errdex understands ({supported})"
+    )]
+    TooNew {
+        /// Version in the file.
+        found: i64,
+        /// Newest version this build knows.
+        supported: i64,
+    },
+    /// A stored value could not be decoded.
+    #[error("catalogue holds a malformed {0}")]
+    Corrupt(&'static str),
+}
+
+/// Result alias.
+pub type Result<T> = std::result::Result<T, CatalogError>;
+
+/// An open catalogue.
+pub struct Catalog {
+    conn: Connection,
+}
+
+impl Catalog {
+    /// Opens (creating if needed) a catalogue for reading and writing, and
+    /// migrates its schema.
+    pub fn open(path: &Path) -> Result<Self> {
+        let mut conn = Connection::open(path)?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        schema::migrate(&mut conn)?;
+        Ok(Catalog { conn })
+    }
+
+    /// Opens an existing catalogue read-only (the web server's connection).
+    pub fn open_read_only(path: &Path) -> Result<Self> {
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        schema::check_version(&conn)?;
+        Ok(Catalog { conn })
+    }
+
+    /// `PRAGMA integrity_check` answers `ok`.
+    pub fn integrity_ok(&self) -> Result<bool> {
+        let s: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        Ok(s == "ok")
+    }
+}

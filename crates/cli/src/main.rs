@@ -1,1 +1,100 @@
-fn main() {}
+//! `errdex`: index sources into the catalogue, list and show their errors.
+
+mod cmd;
+mod db;
+mod out;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Every error message of a codebase, findable and explained.
+#[derive(Parser)]
+#[command(name = "errdex", version, about)]
+struct Cli {
+    /// The catalogue database (default: $ERRDEX_DB, else the platform data
+    /// folder's errdex/errdex.db).
+    #[arg(long, global = true)]
+    db: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Extract every error site of a source into the catalogue.
+    Index {
+        /// DIR, or crate:NAME@VERSION (crate:NAME for the newest).
+        #[arg(required = true)]
+        sources: Vec<String>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List errors of the newest snapshot of each repo (or of REPO).
+    List {
+        /// A repo slug (`crate:serde_json`, `owner/repo`).
+        repo: Option<String>,
+        /// Only this kind (panic, expect, error_attr, ...).
+        #[arg(long)]
+        kind: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one error: its sites with code excerpts, and its evidence.
+    Show {
+        /// The error's 16-hex id.
+        id: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A failure reported to the user as one line; `code` is the exit status.
+pub struct Failure {
+    /// Exit status.
+    pub code: u8,
+    /// The one-line reason.
+    pub message: String,
+}
+
+impl Failure {
+    /// A usage or input error (exit 2).
+    pub fn input(message: impl std::fmt::Display) -> Self {
+        Failure {
+            code: 2,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl From<errdex_catalog::CatalogError> for Failure {
+    fn from(e: errdex_catalog::CatalogError) -> Self {
+        Failure::input(e)
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = run(cli);
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            eprintln!("errdex: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    let db = db::path(cli.db)?;
+    match cli.command {
+        Command::Index { sources, json } => cmd::index::run(&db, &sources, json),
+        Command::List { repo, kind, json } => {
+            cmd::list::run(&db, repo.as_deref(), kind.as_deref(), json)
+        }
+        Command::Show { id, json } => cmd::show::run(&db, &id, json),
+    }
+}

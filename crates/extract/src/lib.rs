@@ -9,20 +9,13 @@ pub mod literal;
 mod resolve;
 mod rust;
 
+pub use errdex_model::SourceFile;
 use errdex_model::{Evidence, Literal, Site};
 use rayon::prelude::*;
 
-pub use resolve::{resolve, Extraction, SiteEvidence};
+pub use errdex_model::{Extraction, SiteEvidence};
+pub use resolve::resolve;
 pub use rust::RustExtractor;
-
-/// One source file handed to an extractor.
-#[derive(Debug, Clone)]
-pub struct SourceFile {
-    /// Path relative to the snapshot root, `/`-separated.
-    pub path: String,
-    /// The file's text.
-    pub text: String,
-}
 
 /// A site whose keeping depends on facts about the whole snapshot.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,7 +23,8 @@ pub enum Condition {
     /// Always a site.
     Always,
     /// A site only when this type is an error type of the snapshot
-    /// (`derive(Error)`, `impl Error for T`, or a name ending in `Error`).
+    /// (`derive(Error)`, `impl Error for T`, or a name containing `Error`,
+    /// such as `ErrorKind` or `ErrorCode`).
     ErrorType(String),
 }
 

@@ -4,39 +4,12 @@
 //! tests and doc comments speak of which sites.
 
 use crate::{Condition, FileExtraction};
-use errdex_model::{Evidence, Hole, Literal, Piece, Site, Template};
+use errdex_model::{Evidence, Extraction, Hole, Piece, Site, SiteEvidence, Template};
 use std::collections::{HashMap, HashSet};
 
 /// At most this many sites are linked to one `should_panic` expectation
 /// (a short expectation matches too much to say anything).
 const MAX_SHOULD_PANIC_LINKS: usize = 8;
-
-/// A piece of evidence about the site at `site` (an index into
-/// [`Extraction::sites`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SiteEvidence {
-    /// Index of the site.
-    pub site: usize,
-    /// What is known.
-    pub evidence: Evidence,
-}
-
-/// The resolved extraction of one snapshot.
-#[derive(Debug, Clone, Default)]
-pub struct Extraction {
-    /// The extractor's language.
-    pub language: String,
-    /// Every site, in file order.
-    pub sites: Vec<Site>,
-    /// Evidence attached to sites.
-    pub evidence: Vec<SiteEvidence>,
-    /// Free string literals (the recall safety net).
-    pub literals: Vec<Literal>,
-    /// Files extracted.
-    pub files: usize,
-    /// Syntax errors met, summed over files.
-    pub syntax_errors: usize,
-}
 
 /// Resolves per-file extractions into one snapshot's sites.
 pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
@@ -53,7 +26,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
         .flat_map(|f| f.test_modules.iter().map(String::as_str))
         .collect();
     let is_error_type =
-        |t: &str| error_types.contains(t) || t.ends_with("Error") || t.ends_with("Err");
+        |t: &str| error_types.contains(t) || t.contains("Error") || t.ends_with("Err");
 
     let mut sites: Vec<Site> = Vec::new();
     let mut docs: HashMap<&str, Vec<&Evidence>> = HashMap::new();
@@ -126,7 +99,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
     let mut evidence = Vec::new();
     for (i, s) in sites.iter().enumerate() {
         for d in docs.get(s.item_path.as_str()).into_iter().flatten() {
-            evidence.push(crate::SiteEvidence {
+            evidence.push(SiteEvidence {
                 site: i,
                 evidence: (*d).clone(),
             });
@@ -137,10 +110,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
             sites
                 .iter()
                 .enumerate()
-                .filter(|(_, s)| {
-                    s.is_test == test && s.kind.panics()
-                        || s.is_test == test && s.via_macro.is_some()
-                })
+                .filter(|(_, s)| s.is_test == test && (s.kind.panics() || s.via_macro.is_some()))
                 .filter(|(_, s)| !s.template.is_dynamic() && s.template.could_contain(&sp.text))
                 .map(|(i, _)| i)
                 .collect::<Vec<_>>()
@@ -151,7 +121,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
         }
         if hits.len() <= MAX_SHOULD_PANIC_LINKS {
             for i in hits {
-                evidence.push(crate::SiteEvidence {
+                evidence.push(SiteEvidence {
                     site: i,
                     evidence: sp.clone(),
                 });

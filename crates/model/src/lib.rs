@@ -11,5 +11,7 @@ mod template;
 
 pub use id::ErrorId;
 pub use kind::Kind;
-pub use site::{Evidence, EvidenceKind, Literal, Site, SnapshotMeta};
+pub use site::{
+    Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta, SourceFile,
+};
 pub use template::{Hole, Piece, Template};

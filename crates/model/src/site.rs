@@ -132,3 +132,39 @@ pub struct SnapshotMeta {
     /// `repository`), when known.
     pub remote: Option<String>,
 }
+
+/// One text file of a snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// Path relative to the snapshot root, `/`-separated.
+    pub path: String,
+    /// The file's text.
+    pub text: String,
+}
+
+/// A piece of evidence about the site at index `site` of
+/// [`Extraction::sites`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiteEvidence {
+    /// Index of the site.
+    pub site: usize,
+    /// What is known.
+    pub evidence: Evidence,
+}
+
+/// Everything extracted from one snapshot, resolved across its files.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Extraction {
+    /// The extractor's language (`rust`).
+    pub language: String,
+    /// Every site, in file order.
+    pub sites: Vec<Site>,
+    /// Evidence attached to sites.
+    pub evidence: Vec<SiteEvidence>,
+    /// Free string literals (the recall safety net).
+    pub literals: Vec<Literal>,
+    /// Files extracted.
+    pub files: usize,
+    /// Syntax errors met, summed over files.
+    pub syntax_errors: usize,
+}

@@ -1,1 +1,154 @@
-//! placeholder
+//! Sources: one snapshot of source code as `(path, text)` files plus its
+//! metadata (repo slug, revision, date, remote), from a local folder or a
+//! published crate fetched through cargo's own registry configuration.
+//!
+//! A source never follows a symlink, never writes outside a temporary
+//! folder, and skips binary, oversized, unreadable and non-UTF-8 files with
+//! a counted reason. It knows nothing of parsing or storage.
+
+mod archive;
+mod crates;
+mod folder;
+mod git;
+
+use errdex_model::{SnapshotMeta, SourceFile};
+use std::fmt;
+use std::path::PathBuf;
+
+pub use crates::CrateSpec;
+
+/// Files larger than this are skipped.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// What to index, as the user wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceSpec {
+    /// A local folder (a git work tree or not).
+    Dir(PathBuf),
+    /// A published crate, `crate:NAME@VERSION` (latest when no version).
+    Crate(CrateSpec),
+}
+
+impl SourceSpec {
+    /// Parses `crate:NAME[@VERSION]` or a folder path.
+    pub fn parse(s: &str) -> Result<Self, SourceError> {
+        match s.strip_prefix("crate:") {
+            Some(rest) => Ok(SourceSpec::Crate(CrateSpec::parse(rest)?)),
+            None => Ok(SourceSpec::Dir(PathBuf::from(s))),
+        }
+    }
+}
+
+/// Why a file was not read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SkipReason {
+    /// Reading failed (permissions, I/O).
+    Unreadable,
+    /// Not valid UTF-8.
+    InvalidUtf8,
+    /// Larger than [`MAX_FILE_BYTES`].
+    TooLarge,
+    /// Holds NUL bytes.
+    Binary,
+    /// A symbolic link (never followed).
+    Symlink,
+    /// An archive entry whose path would leave the snapshot, or that is not
+    /// a regular file.
+    UnsafeEntry,
+}
+
+impl SkipReason {
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::InvalidUtf8 => "invalid_utf8",
+            SkipReason::TooLarge => "too_large",
+            SkipReason::Binary => "binary",
+            SkipReason::Symlink => "symlink",
+            SkipReason::UnsafeEntry => "unsafe_entry",
+        }
+    }
+}
+
+/// A file left out, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skip {
+    /// Path relative to the snapshot root.
+    pub path: String,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// One snapshot's files and metadata.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// Where it comes from and which revision it is.
+    pub meta: SnapshotMeta,
+    /// Files read, sorted by path.
+    pub files: Vec<SourceFile>,
+    /// Files left out.
+    pub skips: Vec<Skip>,
+}
+
+/// Why a source could not be read at all.
+#[derive(Debug)]
+pub enum SourceError {
+    /// The folder does not exist or is not a folder.
+    NotADirectory(PathBuf),
+    /// `crate:` spec malformed.
+    BadCrateSpec(String),
+    /// The registry has no such crate or version.
+    UnknownCrate(String),
+    /// cargo could not be run or failed.
+    Cargo(String),
+    /// The downloaded archive did not match the registry's checksum.
+    Checksum(String),
+    /// The crate archive could not be read.
+    Archive(String),
+    /// Other I/O failure.
+    Io(String, std::io::Error),
+}
+
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SourceError::NotADirectory(p) => write!(f, "{} is not a readable folder", p.display()),
+            SourceError::BadCrateSpec(s) => {
+                write!(
+                    f,
+                    "bad crate spec `{s}`: expected crate:NAME or crate:NAME@VERSION"
+                )
+            }
+            SourceError::UnknownCrate(s) => write!(f, "the registry has no crate {s}"),
+            SourceError::Cargo(s) => write!(f, "cargo failed: {s}"),
+            SourceError::Checksum(s) => {
+                write!(f, "checksum mismatch for {s}: refusing the archive")
+            }
+            SourceError::Archive(s) => write!(f, "malformed crate archive: {s}"),
+            SourceError::Io(what, e) => write!(f, "{what}: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for SourceError {}
+
+/// Reads a snapshot. `wanted` says which relative paths to read (an
+/// extractor's `handles`); other files are ignored, not counted.
+pub fn load(spec: &SourceSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
+    match spec {
+        SourceSpec::Dir(dir) => folder::load(dir, wanted),
+        SourceSpec::Crate(c) => crates::load(c, wanted),
+    }
+}
+
+/// Checks one file's bytes: the text, or why it is skipped.
+pub(crate) fn classify(bytes: Vec<u8>) -> Result<String, SkipReason> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(SkipReason::TooLarge);
+    }
+    if bytes.contains(&0) {
+        return Err(SkipReason::Binary);
+    }
+    String::from_utf8(bytes).map_err(|_| SkipReason::InvalidUtf8)
+}

@@ -95,14 +95,7 @@ impl<'t> Attrs<'t> {
                     self.cfg_test = true;
                 }
             }
-            "derive" => {
-                if args_text
-                    .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .any(|w| w == "Error")
-                {
-                    self.derive_error = true;
-                }
-            }
+            "derive" if has_word(args_text, "Error") => self.derive_error = true,
             "error" => self.error = args,
             "doc" => {
                 if let Some(value) = attr.child_by_field_name("value") {

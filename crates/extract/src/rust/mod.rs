@@ -516,7 +516,7 @@ impl<'a> Walker<'a> {
         if self.reparse_depth >= MAX_REPARSE || tt.child_count() < 3 {
             return;
         }
-        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count() as u32 - 1)) else {
+        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count() - 1)) else {
             return;
         };
         let body = &self.src[open.end_byte()..close.start_byte()];

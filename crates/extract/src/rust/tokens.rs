@@ -158,7 +158,7 @@ fn pretty_into(tokens: &[Node], src: &[u8], out: &mut String) {
         };
         if text == "|"
             && (unary_pos || in_closure_params)
-            && !prev.as_deref().is_some_and(|p| p == "|")
+            && prev.as_deref().is_none_or(|p| p != "|")
         {
             if in_closure_params {
                 out.push_str("| ");

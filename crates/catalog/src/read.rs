@@ -1,0 +1,358 @@
+//! Queries for `list`, `show` and the web pages.
+
+use crate::{blob, Catalog, CatalogError, Result};
+use errdex_model::{EvidenceKind, Kind, Template};
+use rusqlite::{params, OptionalExtension, Row};
+use serde::Serialize;
+
+/// A repo and its snapshots.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RepoSummary {
+    /// `crate:NAME`, `owner/repo` or a folder name.
+    pub slug: String,
+    /// Where it came from.
+    pub remote: Option<String>,
+    /// Revisions indexed, oldest first.
+    pub revisions: Vec<String>,
+    /// Distinct errors across its snapshots.
+    pub errors: u64,
+}
+
+/// One error as a list shows it: where it stands in its repo's newest
+/// snapshot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorSummary {
+    /// Stable id (16 hex digits).
+    pub id: String,
+    /// Repo slug.
+    pub repo: String,
+    /// Revision of the newest snapshot holding it.
+    pub revision: String,
+    /// Kind.
+    pub kind: Kind,
+    /// Template as text (holes in braces).
+    pub template: String,
+    /// Enclosing item.
+    pub item_path: String,
+    /// First site: file.
+    pub path: String,
+    /// First site: line.
+    pub line: u32,
+    /// Sites in that snapshot.
+    pub sites: u32,
+    /// Every site is test code.
+    pub is_test: bool,
+}
+
+/// One occurrence of an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SiteRow {
+    /// Snapshot row id (for excerpts).
+    #[serde(skip)]
+    pub snapshot_id: i64,
+    /// The snapshot's revision.
+    pub revision: String,
+    /// File.
+    pub path: String,
+    /// Line of the expression.
+    pub line: u32,
+    /// Column (1-based).
+    pub column: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Line a panic header reports.
+    pub report_line: u32,
+    /// Column a panic header reports.
+    pub report_column: u32,
+    /// The report names the caller (`#[track_caller]`).
+    pub reported_at_caller: bool,
+    /// Test code.
+    pub is_test: bool,
+    /// Excerpt lines.
+    pub excerpt_start: u32,
+    /// Excerpt end line.
+    pub excerpt_end: u32,
+    /// Enclosing `match` arm pattern.
+    pub arm: Option<String>,
+    /// Crate-local macro invoked.
+    pub via_macro: Option<String>,
+    /// Where the message text is defined, when elsewhere.
+    pub message_from: Option<String>,
+    /// Only part of a message built at run time.
+    pub partial: bool,
+    /// The inner error it prints.
+    pub delegates_to: Option<String>,
+    /// The call's source text.
+    pub call_text: String,
+}
+
+/// A fact attached to an error.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EvidenceRow {
+    /// What it is.
+    pub kind: EvidenceKind,
+    /// Where it stands.
+    pub path: String,
+    /// Its line.
+    pub line: u32,
+    /// The test or documented item.
+    pub item_path: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// An error with all it is known by.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErrorDetail {
+    /// Stable id.
+    pub id: String,
+    /// Repo slug.
+    pub repo: String,
+    /// The repo's remote.
+    pub remote: Option<String>,
+    /// Language.
+    pub language: String,
+    /// Kind.
+    pub kind: Kind,
+    /// Template as text.
+    pub template: String,
+    /// Template as pieces.
+    pub pieces: Template,
+    /// Enclosing item.
+    pub item_path: String,
+    /// Every site, newest snapshot first.
+    pub sites: Vec<SiteRow>,
+    /// Evidence.
+    pub evidence: Vec<EvidenceRow>,
+}
+
+fn kind_of(s: String) -> rusqlite::Result<Kind> {
+    s.parse().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
+fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
+    Ok(SiteRow {
+        snapshot_id: r.get(0)?,
+        revision: r.get(1)?,
+        path: r.get(2)?,
+        line: r.get(3)?,
+        column: r.get(4)?,
+        end_line: r.get(5)?,
+        report_line: r.get(6)?,
+        report_column: r.get(7)?,
+        reported_at_caller: r.get(8)?,
+        is_test: r.get(9)?,
+        excerpt_start: r.get(10)?,
+        excerpt_end: r.get(11)?,
+        arm: r.get(12)?,
+        via_macro: r.get(13)?,
+        message_from: r.get(14)?,
+        partial: r.get(15)?,
+        delegates_to: r.get(16)?,
+        call_text: r.get(17)?,
+    })
+}
+
+impl Catalog {
+    /// Every repo, by slug.
+    pub fn repos(&self) -> Result<Vec<RepoSummary>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT r.id, r.slug, r.remote, (SELECT COUNT(*) FROM errors e WHERE e.repo_id = r.id)
+             FROM repos r ORDER BY r.slug",
+        )?;
+        let rows: Vec<(i64, String, Option<String>, u64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut revs = self
+            .conn
+            .prepare("SELECT revision FROM snapshots WHERE repo_id = ?1 ORDER BY id")?;
+        let mut out = Vec::new();
+        for (id, slug, remote, errors) in rows {
+            let revisions = revs
+                .query_map([id], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            out.push(RepoSummary {
+                slug,
+                remote,
+                revisions,
+                errors,
+            });
+        }
+        Ok(out
+            .into_iter()
+            .filter(|r| !r.revisions.is_empty())
+            .collect())
+    }
+
+    /// Errors of the newest snapshot of each repo (or of `repo`), filtered
+    /// by kind, ordered by file and line.
+    pub fn list_errors(&self, repo: Option<&str>, kind: Option<Kind>) -> Result<Vec<ErrorSummary>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT e.id, r.slug, sn.revision, e.kind, e.template, e.item_path, s.path, s.line, s.is_test
+             FROM sites s
+             JOIN snapshots sn ON sn.id = s.snapshot_id
+             JOIN errors e ON e.id = s.error_id
+             JOIN repos r ON r.id = sn.repo_id
+             WHERE sn.id = (SELECT MAX(id) FROM snapshots WHERE repo_id = sn.repo_id)
+               AND (?1 IS NULL OR r.slug = ?1)
+               AND (?2 IS NULL OR e.kind = ?2)
+             ORDER BY r.slug, s.path, s.line, s.col",
+        )?;
+        let rows = stmt.query_map(params![repo, kind.map(Kind::as_str)], |r| {
+            Ok(ErrorSummary {
+                id: r.get(0)?,
+                repo: r.get(1)?,
+                revision: r.get(2)?,
+                kind: kind_of(r.get(3)?)?,
+                template: r.get(4)?,
+                item_path: r.get(5)?,
+                path: r.get(6)?,
+                line: r.get(7)?,
+                sites: 1,
+                is_test: r.get(8)?,
+            })
+        })?;
+        let mut out: Vec<ErrorSummary> = Vec::new();
+        let mut index = std::collections::HashMap::new();
+        for row in rows {
+            let row = row?;
+            match index.get(&row.id) {
+                Some(&i) => {
+                    let e: &mut ErrorSummary = &mut out[i];
+                    e.sites += 1;
+                    e.is_test &= row.is_test;
+                }
+                None => {
+                    index.insert(row.id.clone(), out.len());
+                    out.push(row);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// One error by id.
+    pub fn error(&self, id: &str) -> Result<Option<ErrorDetail>> {
+        let head = self
+            .conn
+            .query_row(
+                "SELECT e.id, r.slug, r.remote, e.language, e.kind, e.template, e.template_json, e.item_path
+                 FROM errors e JOIN repos r ON r.id = e.repo_id WHERE e.id = ?1",
+                [id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                        r.get::<_, String>(3)?,
+                        kind_of(r.get(4)?)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, String>(7)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((id, repo, remote, language, kind, template, json, item_path)) = head else {
+            return Ok(None);
+        };
+        let pieces: Template =
+            serde_json::from_str(&json).map_err(|_| CatalogError::Corrupt("template"))?;
+        let mut stmt = self.conn.prepare(
+            "SELECT s.snapshot_id, sn.revision, s.path, s.line, s.col, s.end_line, s.report_line, s.report_col,
+                    s.reported_at_caller, s.is_test, s.excerpt_start, s.excerpt_end, s.arm, s.via_macro,
+                    s.message_from, s.partial, s.delegates_to, s.call_text
+             FROM sites s JOIN snapshots sn ON sn.id = s.snapshot_id
+             WHERE s.error_id = ?1 ORDER BY sn.id DESC, s.path, s.line",
+        )?;
+        let sites = stmt
+            .query_map([&id], site_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let mut stmt = self.conn.prepare(
+            "SELECT DISTINCT kind, path, line, item_path, text FROM evidence WHERE error_id = ?1 ORDER BY kind, path, line",
+        )?;
+        let evidence = stmt
+            .query_map([&id], |r| {
+                let k: String = r.get(0)?;
+                Ok(EvidenceRow {
+                    kind: EvidenceKind::parse(&k).unwrap_or(EvidenceKind::Doc),
+                    path: r.get(1)?,
+                    line: r.get(2)?,
+                    item_path: r.get(3)?,
+                    text: r.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(Some(ErrorDetail {
+            id,
+            repo,
+            remote,
+            language,
+            kind,
+            template,
+            pieces,
+            item_path,
+            sites,
+            evidence,
+        }))
+    }
+
+    /// Lines `start..=end` of a snapshot's file, numbered.
+    pub fn excerpt(
+        &self,
+        snapshot_id: i64,
+        path: &str,
+        start: u32,
+        end: u32,
+    ) -> Result<Vec<(u32, String)>> {
+        let data: Option<Vec<u8>> = self
+            .conn
+            .query_row(
+                "SELECT b.data FROM files f JOIN blobs b ON b.hash = f.blob WHERE f.snapshot_id = ?1 AND f.path = ?2",
+                params![snapshot_id, path],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(data) = data else {
+            return Ok(Vec::new());
+        };
+        let text = blob::unpack(&data)?;
+        Ok(text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i as u32 + 1, l.to_string()))
+            .filter(|(n, _)| *n >= start && *n <= end)
+            .collect())
+    }
+
+    /// Row counts of the main tables, for summaries and tests.
+    pub fn counts(&self) -> Result<Counts> {
+        let q = |sql: &str| -> Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        Ok(Counts {
+            snapshots: q("SELECT COUNT(*) FROM snapshots")?,
+            errors: q("SELECT COUNT(*) FROM errors")?,
+            sites: q("SELECT COUNT(*) FROM sites")?,
+            literals: q("SELECT COUNT(*) FROM literals")?,
+            consistent: q("SELECT COUNT(*) FROM snapshots sn WHERE sn.site_count <>
+                           (SELECT COUNT(*) FROM sites s WHERE s.snapshot_id = sn.id)")?
+                == 0,
+        })
+    }
+}
+
+/// Row counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Counts {
+    /// Snapshots.
+    pub snapshots: u64,
+    /// Errors.
+    pub errors: u64,
+    /// Sites.
+    pub sites: u64,
+    /// Free literals.
+    pub literals: u64,
+    /// Every snapshot holds exactly the sites it says it has.
+    pub consistent: bool,
+}

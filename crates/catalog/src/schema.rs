@@ -1,0 +1,114 @@
+//! Schema and migrations.
+
+use crate::{CatalogError, Result};
+use rusqlite::Connection;
+
+/// Migrations in order; entry `i` takes the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[r#"
+CREATE TABLE repos (
+    id      INTEGER PRIMARY KEY,
+    slug    TEXT NOT NULL UNIQUE,
+    remote  TEXT
+);
+CREATE TABLE snapshots (
+    id          INTEGER PRIMARY KEY,
+    repo_id     INTEGER NOT NULL REFERENCES repos(id),
+    revision    TEXT NOT NULL,
+    date        TEXT,
+    indexed_at  TEXT NOT NULL,
+    language    TEXT NOT NULL,
+    file_count  INTEGER NOT NULL,
+    site_count  INTEGER NOT NULL,
+    UNIQUE (repo_id, revision)
+);
+CREATE TABLE blobs (
+    hash  TEXT PRIMARY KEY,
+    size  INTEGER NOT NULL,
+    data  BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE files (
+    snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    path         TEXT NOT NULL,
+    blob         TEXT NOT NULL REFERENCES blobs(hash),
+    PRIMARY KEY (snapshot_id, path)
+) WITHOUT ROWID;
+CREATE TABLE errors (
+    id             TEXT PRIMARY KEY,
+    repo_id        INTEGER NOT NULL REFERENCES repos(id),
+    language       TEXT NOT NULL,
+    kind           TEXT NOT NULL,
+    template       TEXT NOT NULL,
+    template_json  TEXT NOT NULL,
+    item_path      TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX errors_repo ON errors(repo_id, kind);
+CREATE TABLE sites (
+    id                  INTEGER PRIMARY KEY,
+    snapshot_id         INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    error_id            TEXT NOT NULL REFERENCES errors(id),
+    path                TEXT NOT NULL,
+    line                INTEGER NOT NULL,
+    col                 INTEGER NOT NULL,
+    end_line            INTEGER NOT NULL,
+    report_line         INTEGER NOT NULL,
+    report_col          INTEGER NOT NULL,
+    reported_at_caller  INTEGER NOT NULL,
+    is_test             INTEGER NOT NULL,
+    excerpt_start       INTEGER NOT NULL,
+    excerpt_end         INTEGER NOT NULL,
+    arm                 TEXT,
+    via_macro           TEXT,
+    message_from        TEXT,
+    partial             INTEGER NOT NULL,
+    delegates_to        TEXT,
+    call_text           TEXT NOT NULL
+);
+CREATE INDEX sites_error ON sites(error_id);
+CREATE INDEX sites_snapshot ON sites(snapshot_id);
+CREATE TABLE evidence (
+    snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    error_id     TEXT NOT NULL REFERENCES errors(id),
+    kind         TEXT NOT NULL,
+    path         TEXT NOT NULL,
+    line         INTEGER NOT NULL,
+    item_path    TEXT NOT NULL,
+    text         TEXT NOT NULL
+);
+CREATE INDEX evidence_error ON evidence(error_id);
+CREATE INDEX evidence_snapshot ON evidence(snapshot_id);
+CREATE TABLE literals (
+    snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    path         TEXT NOT NULL,
+    line         INTEGER NOT NULL,
+    col          INTEGER NOT NULL,
+    text         TEXT NOT NULL
+);
+CREATE INDEX literals_snapshot ON literals(snapshot_id);
+"#];
+
+/// The schema version this build writes.
+pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Brings the schema up to [`VERSION`], each step in its own transaction.
+pub fn migrate(conn: &mut Connection) -> Result<()> {
+    let current = check_version(conn)?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", i as i64 + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// The file's schema version, refused when newer than this build's.
+pub fn check_version(conn: &Connection) -> Result<i64> {
+    let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if v > VERSION {
+        return Err(CatalogError::TooNew {
+            found: v,
+            supported: VERSION,
+        });
+    }
+    Ok(v)
+}

@@ -1,0 +1,175 @@
+//! Writing one snapshot, atomically.
+
+use crate::{blob, Catalog, Result};
+use errdex_model::{ErrorId, Extraction, SnapshotMeta, SourceFile};
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashSet;
+
+/// What to store for one snapshot.
+pub struct SnapshotInput<'a> {
+    /// Which repo and revision.
+    pub meta: &'a SnapshotMeta,
+    /// The snapshot's files (stored for excerpts, shared by content).
+    pub files: &'a [SourceFile],
+    /// The extraction.
+    pub extraction: &'a Extraction,
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteSummary {
+    /// The snapshot's row id.
+    pub snapshot_id: i64,
+    /// Distinct errors in the snapshot.
+    pub errors: usize,
+    /// Sites written.
+    pub sites: usize,
+    /// The same repo and revision was already indexed and is replaced.
+    pub replaced: bool,
+}
+
+impl Catalog {
+    /// Stores a snapshot, replacing one of the same repo and revision, in a
+    /// single transaction: readers and crashes see the old state or the new
+    /// one, never a mix. Errors no snapshot has any more are removed.
+    pub fn replace_snapshot(&mut self, input: &SnapshotInput) -> Result<WriteSummary> {
+        let meta = input.meta;
+        let x = input.extraction;
+        let now = time::OffsetDateTime::now_utc()
+            .format(&time::format_description::well_known::Rfc3339)
+            .unwrap_or_default();
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO repos (slug, remote) VALUES (?1, ?2)
+             ON CONFLICT (slug) DO UPDATE SET remote = COALESCE(excluded.remote, repos.remote)",
+            params![meta.repo, meta.remote],
+        )?;
+        let repo_id: i64 =
+            tx.query_row("SELECT id FROM repos WHERE slug = ?1", [&meta.repo], |r| {
+                r.get(0)
+            })?;
+        let replaced = tx.execute(
+            "DELETE FROM snapshots WHERE repo_id = ?1 AND revision = ?2",
+            params![repo_id, meta.revision],
+        )? > 0;
+        tx.execute(
+            "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64],
+        )?;
+        let snapshot_id = tx.last_insert_rowid();
+
+        {
+            let mut has_blob = tx.prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?;
+            let mut add_blob =
+                tx.prepare_cached("INSERT INTO blobs (hash, size, data) VALUES (?1, ?2, ?3)")?;
+            let mut add_file = tx.prepare_cached(
+                "INSERT INTO files (snapshot_id, path, blob) VALUES (?1, ?2, ?3)",
+            )?;
+            for f in input.files {
+                let h = blob::hash(&f.text);
+                if has_blob.query_row([&h], |_| Ok(())).optional()?.is_none() {
+                    add_blob.execute(params![h, f.text.len() as i64, blob::pack(&f.text)])?;
+                }
+                add_file.execute(params![snapshot_id, f.path, h])?;
+            }
+        }
+
+        let mut ids = Vec::with_capacity(x.sites.len());
+        {
+            let mut add_error = tx.prepare_cached(
+                "INSERT OR IGNORE INTO errors (id, repo_id, language, kind, template, template_json, item_path)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut add_site = tx.prepare_cached(
+                "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
+                    reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
+                    delegates_to, call_text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+            )?;
+            let mut seen = HashSet::new();
+            for s in &x.sites {
+                let id =
+                    ErrorId::compute(&meta.repo, &x.language, s.kind, &s.template, &s.item_path)
+                        .to_string();
+                if seen.insert(id.clone()) {
+                    let json = serde_json::to_string(&s.template).expect("templates serialise");
+                    add_error.execute(params![
+                        id,
+                        repo_id,
+                        x.language,
+                        s.kind.as_str(),
+                        s.template.to_string(),
+                        json,
+                        s.item_path
+                    ])?;
+                }
+                add_site.execute(params![
+                    snapshot_id,
+                    id,
+                    s.path,
+                    s.line,
+                    s.column,
+                    s.end_line,
+                    s.report_line,
+                    s.report_column,
+                    s.reported_at_caller,
+                    s.is_test,
+                    s.excerpt_start,
+                    s.excerpt_end,
+                    s.arm,
+                    s.via_macro,
+                    s.message_from,
+                    s.partial,
+                    s.delegates_to,
+                    s.call_text
+                ])?;
+                ids.push(id);
+            }
+            let mut add_evidence = tx.prepare_cached(
+                "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            let mut linked = HashSet::new();
+            for e in &x.evidence {
+                let id = &ids[e.site];
+                let ev = &e.evidence;
+                if linked.insert((
+                    id.clone(),
+                    ev.kind,
+                    ev.path.clone(),
+                    ev.line,
+                    ev.text.clone(),
+                )) {
+                    add_evidence.execute(params![
+                        snapshot_id,
+                        id,
+                        ev.kind.as_str(),
+                        ev.path,
+                        ev.line,
+                        ev.item_path,
+                        ev.text
+                    ])?;
+                }
+            }
+            let mut add_literal =
+                tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+            for l in &x.literals {
+                add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text])?;
+            }
+        }
+        let errors = ids.iter().collect::<HashSet<_>>().len();
+        tx.execute(
+            "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",
+            [repo_id],
+        )?;
+        tx.execute("DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM files WHERE files.blob = blobs.hash)", [])?;
+        tx.commit()?;
+        Ok(WriteSummary {
+            snapshot_id,
+            errors,
+            sites: x.sites.len(),
+            replaced,
+        })
+    }
+}

@@ -1,0 +1,63 @@
+//! `errdex list [REPO] [--kind K]`.
+
+use crate::{db, Failure};
+use errdex_model::Kind;
+use std::fmt::Write;
+use std::path::Path;
+
+pub fn run(
+    db_path: &Path,
+    repo: Option<&str>,
+    kind: Option<&str>,
+    json: bool,
+) -> Result<u8, Failure> {
+    let kind: Option<Kind> = kind
+        .map(|k| k.parse().map_err(Failure::input))
+        .transpose()?;
+    let catalog = db::open_existing(db_path)?;
+    if let Some(r) = repo {
+        if !catalog.repos()?.iter().any(|x| x.slug == r) {
+            return Err(Failure::input(format!(
+                "no repo `{r}` in the catalogue (see `errdex list`)"
+            )));
+        }
+    }
+    let errors = catalog.list_errors(repo, kind)?;
+    let mut o = String::new();
+    if json {
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string(&errors).expect("rows serialise")
+        );
+        crate::out::print(&o);
+        return Ok(0);
+    }
+    for e in &errors {
+        let template: String = e.template.replace('\n', "⏎");
+        let template = if template.chars().count() > 100 {
+            template.chars().take(99).collect::<String>() + "…"
+        } else {
+            template
+        };
+        let test = if e.is_test { " [test]" } else { "" };
+        let more = if e.sites > 1 {
+            format!(" (+{} sites)", e.sites - 1)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            o,
+            "{} {:<13} {}:{}{}{} {}",
+            e.id,
+            e.kind.as_str(),
+            e.path,
+            e.line,
+            more,
+            test,
+            template
+        );
+    }
+    crate::out::print(&o);
+    Ok(0)
+}

@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod index;
+pub mod list;
+pub mod show;

@@ -1,0 +1,148 @@
+//! `errdex show ID`: an error, its sites with excerpts, its evidence.
+
+use crate::{db, Failure};
+use errdex_catalog::Catalog;
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::Path;
+
+/// A site with its excerpt (the `--json` shape of each site).
+#[derive(Serialize)]
+struct SiteView<'a> {
+    #[serde(flatten)]
+    site: &'a errdex_catalog::SiteRow,
+    excerpt: Vec<ExcerptLine>,
+}
+
+#[derive(Serialize)]
+struct ExcerptLine {
+    line: u32,
+    text: String,
+}
+
+#[derive(Serialize)]
+struct ErrorView<'a> {
+    #[serde(flatten)]
+    error: &'a errdex_catalog::ErrorDetail,
+    #[serde(rename = "sites")]
+    site_views: Vec<SiteView<'a>>,
+}
+
+pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
+    if errdex_model::ErrorId::parse(id).is_none() {
+        return Err(Failure::input(format!(
+            "`{id}` is not an error id (16 hex digits, see `errdex list`)"
+        )));
+    }
+    let catalog = db::open_existing(db_path)?;
+    let Some(error) = catalog.error(id)? else {
+        return Err(Failure {
+            code: 1,
+            message: format!("no error {id} in the catalogue"),
+        });
+    };
+    let site_views = error
+        .sites
+        .iter()
+        .map(|s| excerpt(&catalog, s).map(|excerpt| SiteView { site: s, excerpt }))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut o = String::new();
+    if json {
+        let view = ErrorView {
+            error: &error,
+            site_views,
+        };
+        let mut value = serde_json::to_value(&view).expect("views serialise");
+        // `sites` from the flattened detail is replaced by the richer views.
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert(
+                "sites".into(),
+                serde_json::to_value(&view.site_views).expect("views serialise"),
+            );
+        }
+        let _ = writeln!(o, "{value}");
+        crate::out::print(&o);
+        return Ok(0);
+    }
+    let _ = writeln!(o, "{} · {} · {}", error.repo, error.kind.as_str(), error.id);
+    let _ = writeln!(o);
+    for line in error.template.lines() {
+        let _ = writeln!(o, "    {line}");
+    }
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "in {}",
+        if error.item_path.is_empty() {
+            "(crate root)"
+        } else {
+            &error.item_path
+        }
+    );
+    for v in &site_views {
+        let s = v.site;
+        let mut notes = Vec::new();
+        if s.is_test {
+            notes.push("test code".to_string());
+        }
+        if s.reported_at_caller {
+            notes.push("#[track_caller]: a panic names the caller".into());
+        }
+        if let Some(m) = &s.via_macro {
+            notes.push(format!("via macro {m}!"));
+        }
+        if let Some(m) = &s.message_from {
+            notes.push(format!("text from {m}"));
+        }
+        if let Some(d) = &s.delegates_to {
+            notes.push(format!("prints {d}"));
+        }
+        if s.partial {
+            notes.push("part of a message built at run time".into());
+        }
+        let notes = if notes.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", notes.join("; "))
+        };
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "Thrown at {}:{}:{} @ {}{}",
+            s.path, s.report_line, s.report_column, s.revision, notes
+        );
+        for l in &v.excerpt {
+            let mark = if l.line >= s.line && l.line <= s.end_line {
+                '>'
+            } else {
+                ' '
+            };
+            let _ = writeln!(o, "{mark}{:>5} | {}", l.line, l.text);
+        }
+    }
+    if !error.evidence.is_empty() {
+        let _ = writeln!(o);
+        let _ = writeln!(o, "Evidence:");
+        for e in &error.evidence {
+            let _ = writeln!(
+                o,
+                "  {} at {}:{} ({}): {}",
+                e.kind.as_str(),
+                e.path,
+                e.line,
+                e.item_path,
+                e.text.replace('\n', " ")
+            );
+        }
+    }
+    crate::out::print(&o);
+    Ok(0)
+}
+
+fn excerpt(catalog: &Catalog, s: &errdex_catalog::SiteRow) -> Result<Vec<ExcerptLine>, Failure> {
+    Ok(catalog
+        .excerpt(s.snapshot_id, &s.path, s.excerpt_start, s.excerpt_end)?
+        .into_iter()
+        .map(|(line, text)| ExcerptLine { line, text })
+        .collect())
+}

@@ -1,0 +1,119 @@
+//! A local folder: walked without following symlinks, skipping build output
+//! and hidden folders.
+
+use crate::{classify, git, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
+use errdex_model::{SnapshotMeta, SourceFile};
+use std::path::Path;
+use xxhash_rust::xxh3::Xxh3;
+
+/// Folder names never descended into.
+const IGNORED_DIRS: &[&str] = &["target", "node_modules"];
+
+pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
+    if !root.is_dir() {
+        return Err(SourceError::NotADirectory(root.to_path_buf()));
+    }
+    let mut files = Vec::new();
+    let mut skips = Vec::new();
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    let walker = walker.filter_entry(|e| {
+        e.depth() == 0 || {
+            let name = e.file_name().to_string_lossy();
+            !(e.file_type().is_dir()
+                && (name.starts_with('.') || IGNORED_DIRS.contains(&name.as_ref())))
+        }
+    });
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().map(|p| relative(root, p)).unwrap_or_default();
+                if !path.is_empty() && wanted(&path) {
+                    skips.push(Skip {
+                        path,
+                        reason: SkipReason::Unreadable,
+                    });
+                }
+                continue;
+            }
+        };
+        let rel = relative(root, entry.path());
+        if entry.file_type().is_dir() || !wanted(&rel) {
+            continue;
+        }
+        if entry.file_type().is_symlink() {
+            skips.push(Skip {
+                path: rel,
+                reason: SkipReason::Symlink,
+            });
+            continue;
+        }
+        if entry
+            .metadata()
+            .map(|m| m.len() > MAX_FILE_BYTES)
+            .unwrap_or(false)
+        {
+            skips.push(Skip {
+                path: rel,
+                reason: SkipReason::TooLarge,
+            });
+            continue;
+        }
+        match std::fs::read(entry.path()) {
+            Ok(bytes) => match classify(bytes) {
+                Ok(text) => files.push(SourceFile { path: rel, text }),
+                Err(reason) => skips.push(Skip { path: rel, reason }),
+            },
+            Err(_) => skips.push(Skip {
+                path: rel,
+                reason: SkipReason::Unreadable,
+            }),
+        }
+    }
+    let meta = match git::work_tree(root) {
+        Some(g) => SnapshotMeta {
+            repo: g.slug.unwrap_or_else(|| folder_name(root)),
+            revision: g.head,
+            date: g.date,
+            remote: g.remote,
+        },
+        None => SnapshotMeta {
+            repo: folder_name(root),
+            revision: content_hash(&files),
+            date: None,
+            remote: None,
+        },
+    };
+    Ok(Snapshot { meta, files, skips })
+}
+
+fn relative(root: &Path, p: &Path) -> String {
+    p.strip_prefix(root)
+        .unwrap_or(p)
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn folder_name(root: &Path) -> String {
+    let abs = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    abs.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into())
+}
+
+/// A revision for a folder outside git: a hash of every path and text.
+fn content_hash(files: &[SourceFile]) -> String {
+    let mut h = Xxh3::new();
+    for f in files {
+        h.update(f.path.as_bytes());
+        h.update(&[0]);
+        h.update(f.text.as_bytes());
+        h.update(&[0]);
+    }
+    format!("{:016x}", h.digest())
+}
