@@ -1,29 +1,46 @@
-//! Source files stored deflated, addressed by a hash of their text.
+//! Source texts, stored in zstd-compressed packs of several files so that
+//! small files do not each waste a page, and addressed by a hash of their
+//! text so that a file unchanged between snapshots is stored once.
 
 use crate::{CatalogError, Result};
-use flate2::read::DeflateDecoder;
-use flate2::write::DeflateEncoder;
-use std::io::{Read, Write};
 use xxhash_rust::xxh3::xxh3_128;
+
+/// A pack is closed once its uncompressed texts reach this size; reading a
+/// file decompresses its whole pack, so this bounds the cost of an excerpt.
+pub const PACK_BYTES: usize = 256 * 1024;
+
+/// zstd level: packs are written once and read often.
+const LEVEL: i32 = 15;
 
 /// The content address of a text.
 pub fn hash(text: &str) -> String {
     format!("{:032x}", xxh3_128(text.as_bytes()))
 }
 
-/// Deflates a text.
-pub fn pack(text: &str) -> Vec<u8> {
-    let mut e = DeflateEncoder::new(Vec::new(), flate2::Compression::default());
-    e.write_all(text.as_bytes())
-        .expect("writing to a Vec cannot fail");
-    e.finish().expect("writing to a Vec cannot fail")
+/// Compresses a pack's concatenated texts.
+pub fn pack(raw: &[u8]) -> Vec<u8> {
+    zstd::bulk::compress(raw, LEVEL).expect("compressing into memory cannot fail")
 }
 
-/// Inflates a stored text.
-pub fn unpack(data: &[u8]) -> Result<String> {
-    let mut s = String::new();
-    DeflateDecoder::new(data)
-        .read_to_string(&mut s)
-        .map_err(|_| CatalogError::Corrupt("source blob"))?;
-    Ok(s)
+/// Decompresses a pack and returns the text at `offset..offset + len`.
+pub fn unpack(data: &[u8], offset: usize, len: usize) -> Result<String> {
+    let raw = zstd::stream::decode_all(data).map_err(|_| CatalogError::Corrupt("source pack"))?;
+    let bytes = raw
+        .get(offset..offset + len)
+        .ok_or(CatalogError::Corrupt("source pack offset"))?;
+    String::from_utf8(bytes.to_vec()).map_err(|_| CatalogError::Corrupt("source text"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip() {
+        let raw = b"fn a() {}\nfn b() {}\n";
+        let p = pack(raw);
+        assert_eq!(unpack(&p, 10, 10).unwrap(), "fn b() {}\n");
+        assert!(unpack(&p, 15, 100).is_err());
+        assert!(unpack(b"garbage", 0, 1).is_err());
+    }
 }

@@ -1,6 +1,6 @@
 //! Queries for `list`, `show` and the web pages.
 
-use crate::{blob, Catalog, CatalogError, Result};
+use crate::{blob, Catalog, Result};
 use errdex_model::{EvidenceKind, Kind, Template};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
@@ -82,8 +82,6 @@ pub struct SiteRow {
     pub partial: bool,
     /// The inner error it prints.
     pub delegates_to: Option<String>,
-    /// The call's source text.
-    pub call_text: String,
 }
 
 /// A fact attached to an error.
@@ -132,6 +130,13 @@ fn kind_of(s: String) -> rusqlite::Result<Kind> {
     })
 }
 
+/// Decodes a stored template (compact JSON).
+fn template_of(json: String) -> rusqlite::Result<Template> {
+    serde_json::from_str(&json).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+    })
+}
+
 fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
     Ok(SiteRow {
         snapshot_id: r.get(0)?,
@@ -151,7 +156,6 @@ fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
         message_from: r.get(14)?,
         partial: r.get(15)?,
         delegates_to: r.get(16)?,
-        call_text: r.get(17)?,
     })
 }
 
@@ -206,7 +210,7 @@ impl Catalog {
                 repo: r.get(1)?,
                 revision: r.get(2)?,
                 kind: kind_of(r.get(3)?)?,
-                template: r.get(4)?,
+                template: template_of(r.get(4)?)?.to_string(),
                 item_path: r.get(5)?,
                 path: r.get(6)?,
                 line: r.get(7)?,
@@ -238,7 +242,7 @@ impl Catalog {
         let head = self
             .conn
             .query_row(
-                "SELECT e.id, r.slug, r.remote, e.language, e.kind, e.template, e.template_json, e.item_path
+                "SELECT e.id, r.slug, r.remote, e.language, e.kind, e.template, e.item_path
                  FROM errors e JOIN repos r ON r.id = e.repo_id WHERE e.id = ?1",
                 [id],
                 |r| {
@@ -248,22 +252,20 @@ impl Catalog {
                         r.get::<_, Option<String>>(2)?,
                         r.get::<_, String>(3)?,
                         kind_of(r.get(4)?)?,
-                        r.get::<_, String>(5)?,
+                        template_of(r.get(5)?)?,
                         r.get::<_, String>(6)?,
-                        r.get::<_, String>(7)?,
                     ))
                 },
             )
             .optional()?;
-        let Some((id, repo, remote, language, kind, template, json, item_path)) = head else {
+        let Some((id, repo, remote, language, kind, pieces, item_path)) = head else {
             return Ok(None);
         };
-        let pieces: Template =
-            serde_json::from_str(&json).map_err(|_| CatalogError::Corrupt("template"))?;
+        let template = pieces.to_string();
         let mut stmt = self.conn.prepare(
             "SELECT s.snapshot_id, sn.revision, s.path, s.line, s.col, s.end_line, s.report_line, s.report_col,
                     s.reported_at_caller, s.is_test, s.excerpt_start, s.excerpt_end, s.arm, s.via_macro,
-                    s.message_from, s.partial, s.delegates_to, s.call_text
+                    s.message_from, s.partial, s.delegates_to
              FROM sites s JOIN snapshots sn ON sn.id = s.snapshot_id
              WHERE s.error_id = ?1 ORDER BY sn.id DESC, s.path, s.line",
         )?;
@@ -307,18 +309,20 @@ impl Catalog {
         start: u32,
         end: u32,
     ) -> Result<Vec<(u32, String)>> {
-        let data: Option<Vec<u8>> = self
+        let found: Option<(Vec<u8>, i64, i64)> = self
             .conn
             .query_row(
-                "SELECT b.data FROM files f JOIN blobs b ON b.hash = f.blob WHERE f.snapshot_id = ?1 AND f.path = ?2",
+                "SELECT p.data, c.offset, c.len FROM files f
+                 JOIN contents c ON c.hash = f.hash JOIN packs p ON p.id = c.pack_id
+                 WHERE f.snapshot_id = ?1 AND f.path = ?2",
                 params![snapshot_id, path],
-                |r| r.get(0),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
             )
             .optional()?;
-        let Some(data) = data else {
+        let Some((data, offset, len)) = found else {
             return Ok(Vec::new());
         };
-        let text = blob::unpack(&data)?;
+        let text = blob::unpack(&data, offset as usize, len as usize)?;
         Ok(text
             .lines()
             .enumerate()

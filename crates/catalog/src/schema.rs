@@ -21,27 +21,32 @@ CREATE TABLE snapshots (
     site_count  INTEGER NOT NULL,
     UNIQUE (repo_id, revision)
 );
-CREATE TABLE blobs (
-    hash  TEXT PRIMARY KEY,
-    size  INTEGER NOT NULL,
+CREATE TABLE packs (
+    id    INTEGER PRIMARY KEY,
     data  BLOB NOT NULL
+);
+CREATE TABLE contents (
+    hash     TEXT PRIMARY KEY,
+    pack_id  INTEGER NOT NULL REFERENCES packs(id),
+    offset   INTEGER NOT NULL,
+    len      INTEGER NOT NULL
 ) WITHOUT ROWID;
+CREATE INDEX contents_pack ON contents(pack_id);
 CREATE TABLE files (
     snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
     path         TEXT NOT NULL,
-    blob         TEXT NOT NULL REFERENCES blobs(hash),
+    hash         TEXT NOT NULL,
     PRIMARY KEY (snapshot_id, path)
 ) WITHOUT ROWID;
+CREATE INDEX files_hash ON files(hash);
 CREATE TABLE errors (
     id             TEXT PRIMARY KEY,
     repo_id        INTEGER NOT NULL REFERENCES repos(id),
     language       TEXT NOT NULL,
     kind           TEXT NOT NULL,
     template       TEXT NOT NULL,
-    template_json  TEXT NOT NULL,
     item_path      TEXT NOT NULL
 ) WITHOUT ROWID;
-CREATE INDEX errors_repo ON errors(repo_id, kind);
 CREATE TABLE sites (
     id                  INTEGER PRIMARY KEY,
     snapshot_id         INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
@@ -60,8 +65,7 @@ CREATE TABLE sites (
     via_macro           TEXT,
     message_from        TEXT,
     partial             INTEGER NOT NULL,
-    delegates_to        TEXT,
-    call_text           TEXT NOT NULL
+    delegates_to        TEXT
 );
 CREATE INDEX sites_error ON sites(error_id);
 CREATE INDEX sites_snapshot ON sites(snapshot_id);

@@ -60,32 +60,48 @@ impl Catalog {
         let snapshot_id = tx.last_insert_rowid();
 
         {
-            let mut has_blob = tx.prepare_cached("SELECT 1 FROM blobs WHERE hash = ?1")?;
-            let mut add_blob =
-                tx.prepare_cached("INSERT INTO blobs (hash, size, data) VALUES (?1, ?2, ?3)")?;
+            // Every file is recorded by hash; the texts of files with sites
+            // are stored (once per content) for excerpts.
+            let with_sites: HashSet<&str> = x.sites.iter().map(|s| s.path.as_str()).collect();
+            let mut has_content = tx.prepare_cached("SELECT 1 FROM contents WHERE hash = ?1")?;
             let mut add_file = tx.prepare_cached(
-                "INSERT INTO files (snapshot_id, path, blob) VALUES (?1, ?2, ?3)",
+                "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
             )?;
+            let mut pending: Vec<(String, usize, usize)> = Vec::new();
+            let mut raw: Vec<u8> = Vec::new();
+            let mut queued = HashSet::new();
             for f in input.files {
                 let h = blob::hash(&f.text);
-                if has_blob.query_row([&h], |_| Ok(())).optional()?.is_none() {
-                    add_blob.execute(params![h, f.text.len() as i64, blob::pack(&f.text)])?;
-                }
                 add_file.execute(params![snapshot_id, f.path, h])?;
+                if !with_sites.contains(f.path.as_str())
+                    || !queued.insert(h.clone())
+                    || has_content
+                        .query_row([&h], |_| Ok(()))
+                        .optional()?
+                        .is_some()
+                {
+                    continue;
+                }
+                pending.push((h, raw.len(), f.text.len()));
+                raw.extend_from_slice(f.text.as_bytes());
+                if raw.len() >= blob::PACK_BYTES {
+                    store_pack(&tx, &mut raw, &mut pending)?;
+                }
             }
+            store_pack(&tx, &mut raw, &mut pending)?;
         }
 
         let mut ids = Vec::with_capacity(x.sites.len());
         {
             let mut add_error = tx.prepare_cached(
-                "INSERT OR IGNORE INTO errors (id, repo_id, language, kind, template, template_json, item_path)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                "INSERT OR IGNORE INTO errors (id, repo_id, language, kind, template, item_path)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
             let mut add_site = tx.prepare_cached(
                 "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
                     reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
-                    delegates_to, call_text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                    delegates_to)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             )?;
             let mut seen = HashSet::new();
             for s in &x.sites {
@@ -99,7 +115,6 @@ impl Catalog {
                         repo_id,
                         x.language,
                         s.kind.as_str(),
-                        s.template.to_string(),
                         json,
                         s.item_path
                     ])?;
@@ -121,8 +136,7 @@ impl Catalog {
                     s.via_macro,
                     s.message_from,
                     s.partial,
-                    s.delegates_to,
-                    s.call_text
+                    s.delegates_to
                 ])?;
                 ids.push(id);
             }
@@ -163,7 +177,14 @@ impl Catalog {
             "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",
             [repo_id],
         )?;
-        tx.execute("DELETE FROM blobs WHERE NOT EXISTS (SELECT 1 FROM files WHERE files.blob = blobs.hash)", [])?;
+        tx.execute(
+            "DELETE FROM contents WHERE NOT EXISTS (SELECT 1 FROM files WHERE files.hash = contents.hash)",
+            [],
+        )?;
+        tx.execute(
+            "DELETE FROM packs WHERE NOT EXISTS (SELECT 1 FROM contents WHERE contents.pack_id = packs.id)",
+            [],
+        )?;
         tx.commit()?;
         Ok(WriteSummary {
             snapshot_id,
@@ -172,4 +193,25 @@ impl Catalog {
             replaced,
         })
     }
+}
+
+/// Writes the queued texts as one pack and records where each one is.
+fn store_pack(
+    tx: &rusqlite::Transaction,
+    raw: &mut Vec<u8>,
+    pending: &mut Vec<(String, usize, usize)>,
+) -> Result<()> {
+    if pending.is_empty() {
+        return Ok(());
+    }
+    tx.execute("INSERT INTO packs (data) VALUES (?1)", [blob::pack(raw)])?;
+    let pack_id = tx.last_insert_rowid();
+    let mut add = tx.prepare_cached(
+        "INSERT INTO contents (hash, pack_id, offset, len) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for (h, offset, len) in pending.drain(..) {
+        add.execute(params![h, pack_id, offset as i64, len as i64])?;
+    }
+    raw.clear();
+    Ok(())
 }

@@ -75,8 +75,12 @@ pub struct FileExtraction {
     pub error_types: Vec<String>,
     /// Invocations of other macros.
     pub macro_calls: Vec<MacroCall>,
-    /// Module paths declared `#[cfg(test)] mod name;` (their files are tests).
+    /// Modules declared `#[cfg(test)] mod name;` (their files are tests),
+    /// as `root#module::path` keys (see `module_root`).
     pub test_modules: Vec<String>,
+    /// The folder that roots this file's crate target (`src`, `tests`,
+    /// `crates/x/src`), so module paths of different targets never collide.
+    pub module_root: String,
     /// This file's module path.
     pub module_path: Vec<String>,
     /// `#[should_panic(expected = ..)]` tests.

@@ -32,7 +32,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
     let mut docs: HashMap<&str, Vec<&Evidence>> = HashMap::new();
     let mut macro_calls = Vec::new();
     for f in &files {
-        let module = f.module_path.join("::");
+        let module = format!("{}#{}", f.module_root, f.module_path.join("::"));
         let file_is_test = test_modules
             .iter()
             .any(|m| module == *m || module.starts_with(&format!("{m}::")));

@@ -48,8 +48,6 @@ pub struct Site {
     /// The message is another error's text (`inner.fmt(f)`,
     /// `#[error(transparent)]`, `"{}", source`): the expression delegated to.
     pub delegates_to: Option<String>,
-    /// The source text of the call, shortened to one line.
-    pub call_text: String,
 }
 
 /// What a piece of evidence says about an error.

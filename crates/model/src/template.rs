@@ -3,8 +3,10 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// A hole: a place where a runtime value is printed.
+/// A hole: a place where a runtime value is printed. Serialised as the
+/// pair `[arg, spec]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(into = "(String, String)", from = "(String, String)")]
 pub struct Hole {
     /// The argument that fills it, as written in the source (`offset`,
     /// `self.line`, `.0.status()`, `$msg`); empty when unknown.
@@ -13,9 +15,23 @@ pub struct Hole {
     pub spec: String,
 }
 
-/// One part of a template.
+impl From<Hole> for (String, String) {
+    fn from(h: Hole) -> Self {
+        (h.arg, h.spec)
+    }
+}
+
+impl From<(String, String)> for Hole {
+    fn from((arg, spec): (String, String)) -> Self {
+        Hole { arg, spec }
+    }
+}
+
+/// One part of a template. Serialised untagged: a literal is a JSON string,
+/// a hole a `[arg, spec]` pair, so a template is e.g.
+/// `["bad token ", ["tok", "?"], " at ", ["pos", ""]]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(untagged)]
 pub enum Piece {
     /// Text printed as is.
     Lit(String),
@@ -259,6 +275,14 @@ mod tests {
         assert_eq!(x.literal_len(), 10);
         assert!(!x.is_dynamic());
         assert!(t(&["$msg"]).is_dynamic());
+    }
+
+    #[test]
+    fn compact_json_round_trips() {
+        let x = t(&["bad ", "$tok", " at"]);
+        let json = serde_json::to_string(&x).unwrap();
+        assert_eq!(json, r#"["bad ",["tok",""]," at"]"#);
+        assert_eq!(serde_json::from_str::<Template>(&json).unwrap(), x);
     }
 
     #[test]

@@ -111,6 +111,7 @@ impl<'a> Walker<'a> {
             parser,
             out: FileExtraction {
                 module_path,
+                module_root: scope::module_root(&file.path),
                 ..FileExtraction::default()
             },
             frames: Vec::new(),
@@ -316,7 +317,11 @@ impl<'a> Walker<'a> {
                             .map(|f| f.name.clone()),
                     );
                     path.push(name);
-                    self.out.test_modules.push(path.join("::"));
+                    self.out.test_modules.push(format!(
+                        "{}#{}",
+                        self.out.module_root,
+                        path.join("::")
+                    ));
                 }
             }
             "impl_item" => self.visit_impl(node, test),

@@ -119,6 +119,20 @@ pub fn module_path(path: &str) -> Vec<String> {
     out
 }
 
+/// The folder rooting a file's crate target: the path up to its last
+/// `src`, `tests`, `benches` or `examples` component (empty when none).
+pub fn module_root(path: &str) -> String {
+    let parts: Vec<&str> = path.split('/').collect();
+    let dirs = &parts[..parts.len().saturating_sub(1)];
+    match dirs
+        .iter()
+        .rposition(|p| matches!(*p, "src" | "tests" | "benches" | "examples"))
+    {
+        Some(i) => dirs[..=i].join("/"),
+        None => String::new(),
+    }
+}
+
 /// Test code by path: a `tests/` or `benches/` component, or `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
@@ -197,7 +211,6 @@ impl Walker<'_> {
             message_from: None,
             partial: false,
             delegates_to: None,
-            call_text: one_line(self.text(node), 200),
         }
     }
 
@@ -296,6 +309,9 @@ mod tests {
         assert_eq!(module_path("crates/x/src/y.rs"), vec!["y"]);
         assert_eq!(module_path("tests/it.rs"), vec!["it"]);
         assert!(is_test_path("tests/it.rs"));
+        assert_eq!(module_root("crates/x/src/a/b.rs"), "crates/x/src");
+        assert_eq!(module_root("tests/meta/mod.rs"), "tests");
+        assert_eq!(module_root("build.rs"), "");
         assert!(is_test_path("src/a/tests.rs"));
         assert!(!is_test_path("src/tests_helper.rs"));
     }
