@@ -100,6 +100,9 @@ pub trait Extractor: Sync {
     fn handles(&self, path: &str) -> bool;
     /// Extracts one file.
     fn extract(&self, file: &SourceFile) -> FileExtraction;
+    /// The compilation unit (crate, package) a file belongs to, as a folder
+    /// path; tests are linked only to sites of their own unit.
+    fn unit_of(&self, path: &str) -> String;
 }
 
 /// Runs `extractor` over every file it handles, in parallel, then resolves
@@ -123,5 +126,5 @@ pub fn extract_all_with(
             out
         })
         .collect();
-    resolve(extractor.language(), per_file)
+    resolve(extractor, per_file)
 }

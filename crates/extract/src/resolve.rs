@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 const MAX_SHOULD_PANIC_LINKS: usize = 8;
 
 /// Resolves per-file extractions into one snapshot's sites.
-pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
+pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> Extraction {
     let error_types: HashSet<&str> = files
         .iter()
         .flat_map(|f| f.error_types.iter().map(String::as_str))
@@ -105,11 +105,14 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
             });
         }
     }
+    let units: Vec<String> = sites.iter().map(|s| extractor.unit_of(&s.path)).collect();
     for sp in files.iter().flat_map(|f| &f.should_panic) {
+        let unit = extractor.unit_of(&sp.path);
         let matching = |test: bool| {
             sites
                 .iter()
                 .enumerate()
+                .filter(|(i, _)| units[*i] == unit)
                 .filter(|(_, s)| s.is_test == test && (s.kind.panics() || s.via_macro.is_some()))
                 .filter(|(_, s)| !s.template.is_dynamic() && s.template.could_contain(&sp.text))
                 .map(|(i, _)| i)
@@ -130,7 +133,7 @@ pub fn resolve(language: &str, files: Vec<FileExtraction>) -> Extraction {
     }
 
     Extraction {
-        language: language.to_string(),
+        language: extractor.language().to_string(),
         evidence,
         literals: files
             .iter()

@@ -41,14 +41,15 @@ pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, Sour
             }
         };
         let rel = relative(root, entry.path());
-        if entry.file_type().is_dir() || !wanted(&rel) {
-            continue;
-        }
-        if entry.file_type().is_symlink() {
+        // A link to a folder could hold wanted files: count it too.
+        if entry.file_type().is_symlink() && (wanted(&rel) || entry.path().is_dir()) {
             skips.push(Skip {
                 path: rel,
                 reason: SkipReason::Symlink,
             });
+            continue;
+        }
+        if entry.file_type().is_dir() || entry.file_type().is_symlink() || !wanted(&rel) {
             continue;
         }
         if entry

@@ -34,12 +34,17 @@ pub fn run(db: &Path, sources: &[String], json: bool) -> Result<u8, Failure> {
         .iter()
         .map(|s| SourceSpec::parse(s).map_err(Failure::input))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut catalog = Catalog::open(db)?;
     let extractor = RustExtractor;
+    // Opened after the first source loads, so a bad source leaves no file.
+    let mut catalog: Option<Catalog> = None;
     for spec in &specs {
         let started = Instant::now();
         let snapshot = load(spec, &extractor)?;
-        let summary = index_one(&mut catalog, &extractor, snapshot, started)?;
+        let catalog = match &mut catalog {
+            Some(c) => c,
+            None => catalog.insert(Catalog::open(db)?),
+        };
+        let summary = index_one(catalog, &extractor, snapshot, started)?;
         let mut o = String::new();
         if json {
             let _ = writeln!(

@@ -127,6 +127,39 @@ const RESULT_METHODS: &[&str] = &[
     "recv_timeout",
 ];
 
+/// serde's `de::Error` constructors and the text their default impls
+/// print (`{0}`, `{1}` are the arguments).
+const SERDE_ERRORS: &[(&str, &str)] = &[
+    ("invalid_type", "invalid type: {0}, expected {1}"),
+    ("invalid_value", "invalid value: {0}, expected {1}"),
+    ("invalid_length", "invalid length {0}, expected {1}"),
+    ("unknown_variant", "unknown variant `{0}`, expected {1}"),
+    ("unknown_field", "unknown field `{0}`, expected {1}"),
+    ("missing_field", "missing field `{0}`"),
+    ("duplicate_field", "duplicate field `{0}`"),
+];
+
+/// How serde prints `Unexpected` values.
+const UNEXPECTED: &[(&str, &str)] = &[
+    ("Bool", "boolean `{}`"),
+    ("Unsigned", "integer `{}`"),
+    ("Signed", "integer `{}`"),
+    ("Float", "floating point `{}`"),
+    ("Char", "character `{}`"),
+    ("Str", "string {:?}"),
+    ("Bytes", "byte array"),
+    ("Unit", "unit value"),
+    ("Option", "Option value"),
+    ("NewtypeStruct", "newtype struct"),
+    ("Seq", "sequence"),
+    ("Map", "map"),
+    ("Enum", "enum"),
+    ("UnitVariant", "unit variant"),
+    ("NewtypeVariant", "newtype variant"),
+    ("TupleVariant", "tuple variant"),
+    ("StructVariant", "struct variant"),
+];
+
 /// Types that are never a crate's error type, whatever their constructor.
 const NOT_ERROR_TYPES: &[&str] = &[
     "String", "Box", "Arc", "Rc", "Cow", "PathBuf", "Path", "Vec", "Some", "Ok", "Option",
@@ -241,6 +274,9 @@ impl<'a> Walker<'a> {
                     && (path.contains("anyhow") || path.contains("eyre") || path == "Error::msg");
                 if is_io_error_ctor(path, &call_args(arg), self)
                     || path.ends_with("::custom")
+                    || SERDE_ERRORS
+                        .iter()
+                        .any(|(m, _)| path.ends_with(&format!("::{m}")))
                     || anyhow_msg
                 {
                     return;
@@ -285,6 +321,13 @@ impl<'a> Walker<'a> {
             let s = self.new_site(node, func, Kind::Anyhow, t);
             self.push(s);
             return;
+        }
+        if segments.len() >= 2 {
+            if let Some(t) = self.serde_error_template(last, args) {
+                let s = self.new_site(node, func, Kind::SerdeCustom, t);
+                self.push(s);
+                return;
+            }
         }
         if last == "custom" && args.len() == 1 && segments.len() >= 2 {
             let t = self
@@ -334,6 +377,76 @@ impl<'a> Walker<'a> {
                 condition: Condition::ErrorType(ty),
             });
         }
+    }
+
+    /// serde's `Error::invalid_type(..)` and kin: the default text, with
+    /// `Unexpected::X(..)` and `&"expected"` arguments folded in.
+    fn serde_error_template(&mut self, method: &str, args: &[Node]) -> Option<Template> {
+        let (_, text) = SERDE_ERRORS.iter().find(|(m, _)| *m == method)?;
+        let arity = if text.contains("{1}") { 2 } else { 1 };
+        if args.len() != arity {
+            return None;
+        }
+        let parts: Vec<Template> = args.iter().map(|a| self.serde_arg(*a)).collect();
+        let mut t = Template::new();
+        let mut rest = *text;
+        while let Some(i) = rest.find('{') {
+            t.push_lit(&rest[..i]);
+            let n: usize = rest[i + 1..i + 2].parse().ok()?;
+            t.append(&parts[n]);
+            rest = &rest[i + 3..];
+        }
+        t.push_lit(rest);
+        Some(t)
+    }
+
+    fn serde_arg(&mut self, a: Node) -> Template {
+        let inner = if a.kind() == "reference_expression" {
+            a.named_child(a.named_child_count().saturating_sub(1) as u32)
+                .unwrap_or(a)
+        } else {
+            a
+        };
+        if let Some(t) = self.message_of(inner, 4) {
+            return t;
+        }
+        if let Some(f) = inner
+            .child_by_field_name("function")
+            .filter(|_| inner.kind() == "call_expression")
+        {
+            let variant = last_segment(self.text(f)).to_string();
+            if let Some((_, shape)) = UNEXPECTED.iter().find(|(v, _)| *v == variant) {
+                let value = call_args(inner)
+                    .first()
+                    .map(|v| self.text(*v).to_string())
+                    .unwrap_or_default();
+                let (spec, marker) = if shape.contains("{:?}") {
+                    ("?", "{:?}")
+                } else {
+                    ("", "{}")
+                };
+                let is_literal =
+                    value == "true" || value == "false" || value.parse::<f64>().is_ok();
+                let shown = if is_literal {
+                    Template::literal(&value)
+                } else {
+                    Template::hole(value, spec)
+                };
+                return match shape.split_once(marker) {
+                    Some((before, after)) => Template::literal(before)
+                        .then(&shown)
+                        .then(&Template::literal(after)),
+                    None => Template::literal(*shape),
+                };
+            }
+        }
+        if inner.kind() == "scoped_identifier" {
+            let variant = last_segment(self.text(inner));
+            if let Some((_, shape)) = UNEXPECTED.iter().find(|(v, _)| *v == variant) {
+                return Template::literal(*shape);
+            }
+        }
+        Template::hole(self.text(a), "")
     }
 
     /// The message an expression carries, if it is built from a literal or a

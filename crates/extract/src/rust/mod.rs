@@ -37,6 +37,10 @@ impl Extractor for RustExtractor {
         path.ends_with(".rs")
     }
 
+    fn unit_of(&self, path: &str) -> String {
+        scope::crate_dir(path)
+    }
+
     fn extract(&self, file: &SourceFile) -> FileExtraction {
         let mut parser = new_parser();
         let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
@@ -89,6 +93,9 @@ pub(crate) struct Walker<'a> {
     parser: Parser,
     pub(crate) out: FileExtraction,
     frames: Vec<Frame>,
+    /// The crate's folder name, leading item paths in a workspace of several
+    /// crates (none for a crate at the root).
+    crate_prefix: Option<String>,
     file_test: bool,
     depth: u32,
     reparse_depth: u32,
@@ -115,6 +122,7 @@ impl<'a> Walker<'a> {
                 ..FileExtraction::default()
             },
             frames: Vec::new(),
+            crate_prefix: scope::crate_prefix(&file.path),
             file_test,
             depth: 0,
             reparse_depth: 0,
@@ -145,7 +153,8 @@ impl<'a> Walker<'a> {
     }
 
     pub(crate) fn item_path(&self) -> String {
-        let mut parts: Vec<&str> = self.out.module_path.iter().map(String::as_str).collect();
+        let mut parts: Vec<&str> = self.crate_prefix.iter().map(String::as_str).collect();
+        parts.extend(self.out.module_path.iter().map(String::as_str));
         parts.extend(
             self.frames
                 .iter()

@@ -133,6 +133,25 @@ pub fn module_root(path: &str) -> String {
     }
 }
 
+/// The folder of the crate a file belongs to: its module root's parent
+/// (`crates/x` for `crates/x/src/a.rs` and `crates/x/tests/t.rs`; empty at
+/// the top).
+pub fn crate_dir(path: &str) -> String {
+    let root = module_root(path);
+    match root.rsplit_once('/') {
+        Some((parent, _)) => parent.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The item-path prefix of a file in a workspace: its crate folder's name
+/// as a crate name (`burn-tensor` → `burn_tensor`).
+pub fn crate_prefix(path: &str) -> Option<String> {
+    let dir = crate_dir(path);
+    let name = dir.rsplit('/').next().filter(|n| !n.is_empty())?;
+    Some(name.replace('-', "_"))
+}
+
 /// Test code by path: a `tests/` or `benches/` component, or `tests.rs`.
 pub fn is_test_path(path: &str) -> bool {
     let parts: Vec<&str> = path.split('/').collect();
@@ -312,6 +331,12 @@ mod tests {
         assert_eq!(module_root("crates/x/src/a/b.rs"), "crates/x/src");
         assert_eq!(module_root("tests/meta/mod.rs"), "tests");
         assert_eq!(module_root("build.rs"), "");
+        assert_eq!(crate_dir("crates/x-y/tests/t.rs"), "crates/x-y");
+        assert_eq!(
+            crate_prefix("crates/x-y/src/lib.rs").as_deref(),
+            Some("x_y")
+        );
+        assert_eq!(crate_prefix("src/lib.rs"), None);
         assert!(is_test_path("src/a/tests.rs"));
         assert!(!is_test_path("src/tests_helper.rs"));
     }

@@ -1,0 +1,138 @@
+//! The real binary on hostile trees and bad arguments: clear one-line
+//! errors with exit 2, counted skips, never a panic, never a path outside
+//! the tree.
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn errdex(db: &Path) -> Command {
+    let mut c = Command::cargo_bin("errdex").unwrap();
+    c.env("ERRDEX_DB", db).env_remove("RUST_BACKTRACE");
+    c
+}
+
+fn one_line_error(out: &std::process::Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "expected one line, got: {err}"
+    );
+    assert!(err.starts_with("errdex: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn hostile_tree_is_indexed_with_counted_skips() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("tree");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn f() { panic!(\"inside the tree\"); }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("src/latin1.rs"),
+        b"fn g() { panic!(\"caf\xe9\"); }\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("src/nul.rs"), b"fn h() {}\0\0\0").unwrap();
+    let big = "// filler\n".repeat(450_000);
+    std::fs::write(root.join("src/huge.rs"), big).unwrap();
+    std::fs::write(
+        root.join("src/broken.rs"),
+        "fn broken( { panic!(\"still found\"); }}}\n",
+    )
+    .unwrap();
+    let outside = tmp.path().join("outside.rs");
+    std::fs::write(&outside, "fn secret() { panic!(\"outside the tree\"); }\n").unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("src/leak.rs")).unwrap();
+    std::os::unix::fs::symlink(tmp.path(), root.join("src/up")).unwrap();
+    // A socket cannot be read as a file, even by root.
+    let _listener = std::os::unix::net::UnixListener::bind(root.join("src/sock.rs")).unwrap();
+
+    let db = tmp.path().join("c.db");
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["files"], 2, "{summary}");
+    let skipped = &summary["skipped"];
+    assert_eq!(skipped["invalid_utf8"], 1, "{summary}");
+    assert_eq!(skipped["binary"], 1, "{summary}");
+    assert_eq!(skipped["too_large"], 1, "{summary}");
+    assert_eq!(skipped["symlink"], 2, "{summary}");
+    assert_eq!(skipped["unreadable"], 1, "{summary}");
+    assert!(summary["syntax_errors"].as_u64().unwrap() >= 1);
+
+    let out = errdex(&db).args(["list", "--json"]).output().unwrap();
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let templates: Vec<&str> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["template"].as_str().unwrap())
+        .collect();
+    assert!(templates.contains(&"inside the tree"), "{templates:?}");
+    assert!(templates.contains(&"still found"), "{templates:?}");
+    assert!(
+        !templates.iter().any(|t| t.contains("outside")),
+        "{templates:?}"
+    );
+}
+
+#[test]
+fn bad_arguments_fail_with_one_line_and_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("c.db");
+    for args in [
+        vec!["index", "/no/such/folder"],
+        vec!["index", "crate:bad name"],
+        vec!["index", "crate:serde@1\"; rm -rf"],
+        vec!["list", "--kind", "nonsense"],
+        vec!["show", "not-an-id"],
+    ] {
+        let out = errdex(&db).args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        one_line_error(&out);
+    }
+    // Reading commands without a catalogue say so.
+    let out = errdex(&db).args(["list"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(one_line_error(&out).contains("errdex index"));
+}
+
+#[test]
+fn unknown_crate_or_version_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("c.db");
+    for spec in [
+        "crate:errdex-no-such-crate-3f9a1c",
+        "crate:serde_json@0.0.999",
+    ] {
+        let out = errdex(&db).args(["index", spec]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        let err = one_line_error(&out);
+        assert!(err.contains("the registry has no crate"), "{err}");
+    }
+}
+
+#[test]
+fn garbage_catalogue_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("c.db");
+    std::fs::write(&db, "this is not a database, just text ".repeat(200)).unwrap();
+    let out = errdex(&db).args(["list"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    one_line_error(&out);
+}
