@@ -121,8 +121,24 @@ impl<'a> Walker<'a> {
         } else if !NOT_SITES.contains(&name.as_str()) && !is_known(&name) {
             self.record_macro_call(node, report, &name, &args);
         }
+        self.record_token_literals(tt);
         // Code passed to the macro (format arguments, wrapped items).
         self.reparse(tt);
+    }
+
+    /// Records the string literals among a token tree's tokens.
+    fn record_token_literals(&mut self, tt: Node) {
+        let mut stack = vec![tt];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            for child in n.children(&mut c) {
+                match child.kind() {
+                    "token_tree" => stack.push(child),
+                    "string_literal" | "raw_string_literal" => self.record_literal(child),
+                    _ => {}
+                }
+            }
+        }
     }
 
     fn panic_site(

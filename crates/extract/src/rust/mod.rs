@@ -42,19 +42,24 @@ impl Extractor for RustExtractor {
     }
 
     fn extract(&self, file: &SourceFile) -> FileExtraction {
-        let mut parser = new_parser();
-        let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
-            return FileExtraction::default();
-        };
-        let mut w = Walker::new(file, parser);
-        w.out.syntax_errors = count_errors(tree.root_node());
-        w.visit(tree.root_node());
-        w.finish()
+        thread_local! {
+            static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(new_parser());
+        }
+        PARSER.with_borrow_mut(|parser| {
+            let _ = parser.set_included_ranges(&[]);
+            let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
+                return FileExtraction::default();
+            };
+            let mut w = Walker::new(file, parser);
+            w.out.syntax_errors = count_errors(tree.root_node());
+            w.visit(tree.root_node());
+            w.finish()
+        })
     }
 }
 
-/// A parser for Rust.
-pub fn new_parser() -> Parser {
+/// A parser for Rust (one per thread is kept and reused).
+fn new_parser() -> Parser {
     let mut p = Parser::new();
     p.set_language(&tree_sitter_rust::LANGUAGE.into())
         .expect("tree-sitter-rust is compatible with the linked tree-sitter");
@@ -80,17 +85,120 @@ fn count_errors(root: Node) -> usize {
     n
 }
 
-/// Words whose presence makes a token tree worth re-parsing as code.
-const TRIGGERS: &[&str] = &[
-    "!", "expect", "unwrap", "Err", "Error", "error", "context", "ok_or", "fmt", "write", "custom",
-    "const ", "static ",
+/// Names whose presence among a token tree's tokens makes it worth
+/// re-parsing as code: message-carrying methods and constructors.
+const TRIGGER_NAMES: &[&str] = &[
+    "expect",
+    "expect_err",
+    "unwrap",
+    "unwrap_err",
+    "Err",
+    "map_err",
+    "ok_or",
+    "ok_or_else",
+    "context",
+    "with_context",
+    "wrap_err",
+    "wrap_err_with",
+    "custom",
+    "msg",
+    "other",
+    "write_str",
+    "pad",
+    "fmt",
+    "invalid_type",
+    "invalid_value",
+    "invalid_length",
+    "missing_field",
+    "duplicate_field",
+    "unknown_field",
+    "unknown_variant",
+    "new",
+];
+
+/// Keywords that start items (code wrapped by `cfg_if!`-style macros).
+const ITEM_KEYWORDS: &[&str] = &[
+    "fn",
+    "impl",
+    "mod",
+    "const",
+    "static",
+    "struct",
+    "enum",
+    "macro_rules",
+];
+
+/// Text without which a fn body cannot hold a site: macro calls, message
+/// methods and constructors, and nested message items.
+const SITE_TRIGGERS: &[&str] = &[
+    "!(",
+    "![",
+    "!{",
+    "! (",
+    "! {",
+    "! [",
+    "!\n",
+    ".expect",
+    ".unwrap",
+    "Err(",
+    "Error",
+    "error",
+    "fmt",
+    "custom(",
+    "context",
+    "ok_or",
+    "map_err",
+    "write_str",
+    ".pad(",
+    "invalid_",
+    "_field(",
+    "unknown_",
+    "exit(",
+    "const ",
+    "static ",
+    "msg(",
+];
+
+/// True unless `body` lacks every [`SITE_TRIGGERS`] text (one pass over it).
+fn may_hold_sites(body: &str) -> bool {
+    static AC: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let ac = AC.get_or_init(|| {
+        aho_corasick::AhoCorasick::new(SITE_TRIGGERS).expect("static patterns build")
+    });
+    ac.is_match(body)
+}
+
+/// Syntax kinds whose subtrees cannot hold an error site.
+const SKIPPED: &[&str] = &[
+    "use_declaration",
+    "type_identifier",
+    "primitive_type",
+    "generic_type",
+    "reference_type",
+    "scoped_type_identifier",
+    "type_arguments",
+    "type_parameters",
+    "where_clause",
+    "trait_bounds",
+    "lifetime",
+    "visibility_modifier",
+    "function_modifiers",
+    "extern_crate_declaration",
+    "field_identifier",
+    "scoped_identifier",
+    "abstract_type",
+    "dynamic_type",
+    "pointer_type",
+    "tuple_type",
+    "array_type",
+    "function_type",
 ];
 
 pub(crate) struct Walker<'a> {
     src: &'a [u8],
     path: &'a str,
     lines: Lines,
-    parser: Parser,
+    parser: &'a mut Parser,
     pub(crate) out: FileExtraction,
     frames: Vec<Frame>,
     /// The crate's folder name, leading item paths in a workspace of several
@@ -108,7 +216,7 @@ pub(crate) struct Walker<'a> {
 }
 
 impl<'a> Walker<'a> {
-    fn new(file: &'a SourceFile, parser: Parser) -> Self {
+    fn new(file: &'a SourceFile, parser: &'a mut Parser) -> Self {
         let module_path = scope::module_path(&file.path);
         let file_test = scope::is_test_path(&file.path);
         Walker {
@@ -196,7 +304,7 @@ impl<'a> Walker<'a> {
             "match_arm" => {
                 let pat = node
                     .child_by_field_name("pattern")
-                    .map(|p| self.text(p).to_string());
+                    .map(|p| (p.start_byte(), p.end_byte()));
                 let saved = self
                     .frames
                     .last_mut()
@@ -205,6 +313,12 @@ impl<'a> Walker<'a> {
                 if let (Some(f), Some(saved)) = (self.frames.last_mut(), saved) {
                     f.arm = saved;
                 }
+            }
+            "block"
+                if node.parent().is_some_and(|p| p.kind() == "function_item")
+                    && !may_hold_sites(self.text(node)) =>
+            {
+                self.record_literals_only(node)
             }
             "block" => self.visit_block(node),
             "inner_attribute_item" => {
@@ -224,8 +338,19 @@ impl<'a> Walker<'a> {
     fn visit_children(&mut self, node: Node) {
         let mut attrs = Attrs::default();
         let mut c = node.walk();
-        let children: Vec<Node> = node.children(&mut c).collect();
-        for child in children {
+        if !c.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = c.node();
+            // Leaves (punctuation, names, numbers) and type or import syntax
+            // hold no site: skip them without a call.
+            if child.child_count() == 0 || SKIPPED.contains(&child.kind()) {
+                if !c.goto_next_sibling() {
+                    break;
+                }
+                continue;
+            }
             match child.kind() {
                 "attribute_item" => {
                     attrs.add(child, self.src);
@@ -236,6 +361,9 @@ impl<'a> Walker<'a> {
                     let a = std::mem::take(&mut attrs);
                     self.visit_item(child, a);
                 }
+            }
+            if !c.goto_next_sibling() {
+                break;
             }
         }
     }
@@ -440,7 +568,7 @@ impl<'a> Walker<'a> {
         self.frames.pop();
     }
 
-    fn record_literal(&mut self, node: Node) {
+    pub(crate) fn record_literal(&mut self, node: Node) {
         let start = node.start_byte();
         if !self.seen_literals.insert(start) {
             return;
@@ -459,6 +587,34 @@ impl<'a> Walker<'a> {
             column: start as u32,
             text,
         });
+    }
+
+    /// Walks a subtree that holds no site for its string literals alone.
+    fn record_literals_only(&mut self, node: Node) {
+        if !self.text(node).contains('"') {
+            return;
+        }
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            if !c.goto_first_child() {
+                continue;
+            }
+            loop {
+                let child = c.node();
+                match child.kind() {
+                    "string_literal" | "raw_string_literal" => self.record_literal(child),
+                    "attribute_item" | "inner_attribute_item" => {
+                        self.visit_attribute_literals(child)
+                    }
+                    _ if child.child_count() > 0 => stack.push(child),
+                    _ => {}
+                }
+                if !c.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
     }
 
     /// Marks a literal as a site's message (so it is not a free literal).
@@ -533,9 +689,7 @@ impl<'a> Walker<'a> {
         let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count() - 1)) else {
             return;
         };
-        let body = &self.src[open.end_byte()..close.start_byte()];
-        let text = String::from_utf8_lossy(body);
-        if !TRIGGERS.iter().any(|t| text.contains(t)) {
+        if !self.tokens_may_hold_sites(tt) {
             return;
         }
         let range = Range {
@@ -553,6 +707,35 @@ impl<'a> Walker<'a> {
         self.reparse_depth += 1;
         self.visit(tree.root_node());
         self.reparse_depth -= 1;
+    }
+
+    /// True when a token tree's tokens (string literals aside) name a
+    /// message method, call a macro, or start an item.
+    fn tokens_may_hold_sites(&self, tt: Node) -> bool {
+        let mut stack = vec![tt];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            if !c.goto_first_child() {
+                continue;
+            }
+            loop {
+                let tok = c.node();
+                match tok.kind() {
+                    "string_literal" | "raw_string_literal" => {}
+                    "identifier" if TRIGGER_NAMES.contains(&self.text(tok)) => return true,
+                    "!" if tok.next_sibling().is_some_and(|s| s.kind() == "token_tree") => {
+                        return true
+                    }
+                    k if ITEM_KEYWORDS.contains(&k) => return true,
+                    _ if tok.child_count() > 0 => stack.push(tok),
+                    _ => {}
+                }
+                if !c.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        false
     }
 
     /// True the first time a node is claimed as (part of) a site.

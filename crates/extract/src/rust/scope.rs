@@ -39,8 +39,8 @@ pub struct Frame {
     pub display: Option<DisplayImpl>,
     /// Loops entered within this frame.
     pub loops: u32,
-    /// The enclosing `match` arm's pattern.
-    pub arm: Option<String>,
+    /// The enclosing `match` arm's pattern, as a byte range.
+    pub arm: Option<(usize, usize)>,
     /// `let name = <message>` bindings seen so far in a fn.
     pub lets: Vec<(String, Template)>,
     /// Declared types of parameters and annotated `let`s in a fn.
@@ -204,12 +204,12 @@ impl Walker<'_> {
             .unwrap_or((1, self.lines.count()));
         let excerpt_start = line.saturating_sub(5).max(lo).max(1);
         let excerpt_end = (end_line + 5).min(hi).max(end_line);
-        let arm = self.frames.last().and_then(|f| f.arm.clone()).or_else(|| {
+        let arm = self.frames.last().and_then(|f| f.arm).or_else(|| {
             self.frames
                 .iter()
                 .rev()
                 .take_while(|f| !f.is_fn)
-                .find_map(|f| f.arm.clone())
+                .find_map(|f| f.arm)
         });
         Site {
             kind,
@@ -222,7 +222,7 @@ impl Walker<'_> {
             report_column,
             reported_at_caller: fn_frame.is_some_and(|f| f.track_caller),
             item_path: self.item_path(),
-            arm: arm.map(|a| one_line(&a, 120)),
+            arm: arm.map(|(a, b)| one_line(&String::from_utf8_lossy(&self.src[a..b]), 120)),
             is_test: self.in_test(),
             excerpt_start,
             excerpt_end,
