@@ -215,7 +215,9 @@ impl<'a> Walker<'a> {
             ("context" | "with_context" | "wrap_err" | "wrap_err_with", [arg]) => {
                 self.message_of(*arg, 0).map(|t| (Kind::Context, t))
             }
-            ("write_str" | "pad" | "write_fmt", [_]) if self.display().is_some() => {
+            ("write_str" | "pad" | "write_fmt", [_]) | ("finish" | "finish_non_exhaustive", [])
+                if self.display().is_some() =>
+            {
                 if let Some(site) = self.display_write_site(node) {
                     self.push_display(site);
                 }
@@ -588,9 +590,26 @@ impl<'a> Walker<'a> {
             }
             "call_expression" => {
                 let func = node.child_by_field_name("function")?;
+                let args = call_args(node);
+                if func.kind() == "scoped_identifier"
+                    && is_fmt_path(self.text(func))
+                    && args.len() == 2
+                {
+                    let inner = self.text(args[0]).trim_start_matches('&').to_string();
+                    return Some((Template::hole(inner, ""), func));
+                }
                 let field = func.child_by_field_name("field")?;
                 let method = self.text(field);
-                let args = call_args(node);
+                if matches!(method, "finish" | "finish_non_exhaustive") && args.is_empty() {
+                    return self.debug_builder_template(node).map(|t| (t, field));
+                }
+                if method == "fmt" && args.len() == 1 {
+                    let inner = func
+                        .child_by_field_name("value")
+                        .map(|v| self.text(v))
+                        .unwrap_or("");
+                    return Some((Template::hole(inner, ""), field));
+                }
                 let arg = *args.first()?;
                 let t = match method {
                     "write_str" | "pad" => self
@@ -602,6 +621,66 @@ impl<'a> Walker<'a> {
                 Some((t, field))
             }
             _ => None,
+        }
+    }
+
+    /// `f.debug_struct("Name").field("a", &x).finish()` (and
+    /// `debug_tuple`) as the text it prints: `Name { a: {x:?} }`.
+    fn debug_builder_template(&mut self, finish: Node) -> Option<Template> {
+        let non_exhaustive = finish
+            .child_by_field_name("function")
+            .and_then(|f| f.child_by_field_name("field"))
+            .is_some_and(|f| self.text(f) == "finish_non_exhaustive");
+        let mut fields: Vec<(Option<String>, String)> = Vec::new();
+        let mut cur = finish
+            .child_by_field_name("function")?
+            .child_by_field_name("value")?;
+        loop {
+            let func = cur.child_by_field_name("function")?;
+            let method = self.text(func.child_by_field_name("field")?);
+            let args = call_args(cur);
+            match (method, args.as_slice()) {
+                ("field", [name, value]) => {
+                    let name = literal::decode(self.text(*name))
+                        .unwrap_or_else(|| self.text(*name).to_string());
+                    fields.push((
+                        Some(name),
+                        self.text(*value).trim_start_matches('&').to_string(),
+                    ));
+                }
+                ("field", [value]) => {
+                    fields.push((None, self.text(*value).trim_start_matches('&').to_string()))
+                }
+                ("debug_struct" | "debug_tuple", [name]) => {
+                    let name = literal::decode(self.text(*name))?;
+                    fields.reverse();
+                    let tuple = method == "debug_tuple";
+                    let mut t = Template::literal(name);
+                    if fields.is_empty() && !non_exhaustive {
+                        return Some(t);
+                    }
+                    t.push_lit(if tuple { "(" } else { " { " });
+                    for (i, (fname, value)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            t.push_lit(", ");
+                        }
+                        if let Some(n) = fname {
+                            t.push_lit(&format!("{n}: "));
+                        }
+                        t.push_hole(errdex_model::Hole {
+                            arg: value.clone(),
+                            spec: "?".into(),
+                        });
+                    }
+                    if non_exhaustive {
+                        t.push_lit(if fields.is_empty() { ".." } else { ", .." });
+                    }
+                    t.push_lit(if tuple { ")" } else { " }" });
+                    return Some(t);
+                }
+                _ => return None,
+            }
+            cur = func.child_by_field_name("value")?;
         }
     }
 
@@ -692,8 +771,16 @@ impl<'a> Walker<'a> {
             }
             "call_expression" => {
                 let f = e.child_by_field_name("function")?;
-                let field = f.child_by_field_name("field")?;
-                matches!(self.text(field), "write_str" | "pad" | "write_fmt").then_some(e)
+                let name = match f.kind() {
+                    "field_expression" => self.text(f.child_by_field_name("field")?),
+                    "scoped_identifier" => self.text(f),
+                    _ => return None,
+                };
+                let write = matches!(
+                    name,
+                    "write_str" | "pad" | "write_fmt" | "fmt" | "finish" | "finish_non_exhaustive"
+                ) || is_fmt_path(name);
+                write.then_some(e)
             }
             _ => None,
         }
@@ -819,6 +906,17 @@ fn is_io_error_ctor(path: &str, args: &[Node], w: &Walker) -> bool {
     let path = path.trim();
     (path.ends_with("Error::new") && args.len() == 2 && w.text(args[0]).contains("ErrorKind"))
         || (path.ends_with("io::Error::other") || path == "Error::other") && args.len() == 1
+}
+
+/// `Display::fmt`, `fmt::Debug::fmt`, `core::fmt::Display::fmt`: a
+/// formatting trait's method called as a path.
+fn is_fmt_path(path: &str) -> bool {
+    let mut segs = path.rsplit("::");
+    segs.next() == Some("fmt")
+        && matches!(
+            segs.next(),
+            Some("Display" | "Debug" | "LowerHex" | "UpperHex")
+        )
 }
 
 /// `SCREAMING_CASE` names (constants).

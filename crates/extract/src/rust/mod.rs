@@ -157,6 +157,7 @@ const SITE_TRIGGERS: &[&str] = &[
     "const ",
     "static ",
     "msg(",
+    "debug_",
 ];
 
 /// True unless `body` lacks every [`SITE_TRIGGERS`] text (one pass over it).

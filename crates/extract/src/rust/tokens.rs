@@ -113,6 +113,7 @@ pub fn pretty(tokens: &[Node], src: &[u8]) -> String {
 
 fn pretty_into(tokens: &[Node], src: &[u8], out: &mut String) {
     let mut prev: Option<String> = None;
+    let mut prev_unary = false;
     let mut in_closure_params = false;
     for tok in tokens {
         let text = tok.utf8_text(src).unwrap_or("");
@@ -128,7 +129,7 @@ fn pretty_into(tokens: &[Node], src: &[u8], out: &mut String) {
                 (o.to_string(), cl.to_string())
             };
             if let Some(p) = &prev {
-                if needs_space_before_group(p, &open) {
+                if !prev_unary && !out.ends_with(' ') && needs_space_before_group(p, &open) {
                     out.push(' ');
                 }
             }
@@ -143,6 +144,7 @@ fn pretty_into(tokens: &[Node], src: &[u8], out: &mut String) {
             }
             out.push_str(&close);
             prev = Some(close);
+            prev_unary = false;
             continue;
         }
         let unary_pos = match &prev {
@@ -184,6 +186,7 @@ fn pretty_into(tokens: &[Node], src: &[u8], out: &mut String) {
         }
         let is_binary =
             BINARY.contains(&text) && !(unary_pos && matches!(text, "-" | "*" | "&" | "&&" | ".."));
+        prev_unary = unary_pos && matches!(text, "-" | "*" | "&" | "&&" | "!");
         match text {
             "." | "::" | "?" | ".." | "..=" => out.push_str(text),
             "," => out.push_str(", "),
@@ -298,5 +301,7 @@ mod tests {
         );
         assert_eq!(assert_text("n as usize <= cap"), "n as usize <= cap");
         assert_eq!(assert_text("(0..n).contains(&i)"), "(0..n).contains(&i)");
+        assert_eq!(assert_text("f(&[0xC0]).is_err()"), "f(&[0xC0]).is_err()");
+        assert_eq!(assert_text("a & (b | c) != 0"), "a & (b | c) != 0");
     }
 }
