@@ -15,7 +15,10 @@ mod write;
 use rusqlite::Connection;
 use std::path::Path;
 
-pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
+pub use read::{
+    Counts, ErrorDetail, ErrorSummary, EvidenceRow, LiteralEntry, MatchEntry, MatchSite,
+    RepoSummary, SiteRow,
+};
 pub use write::{SnapshotInput, WriteSummary};
 
 /// A catalogue error.

@@ -360,3 +360,155 @@ pub struct Counts {
     /// Every snapshot holds exactly the sites it says it has.
     pub consistent: bool,
 }
+
+/// One occurrence of an error, as the matcher needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchSite {
+    /// File.
+    pub path: String,
+    /// First line.
+    pub line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Line a panic header reports.
+    pub report_line: u32,
+    /// Column a panic header reports.
+    pub report_column: u32,
+    /// `#[track_caller]`: a report names the caller.
+    pub reported_at_caller: bool,
+    /// Test code.
+    pub is_test: bool,
+}
+
+/// An error of one snapshot with its template and sites: what the matcher
+/// indexes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatchEntry {
+    /// Stable id.
+    pub id: String,
+    /// Repo slug.
+    pub repo: String,
+    /// Snapshot revision.
+    pub revision: String,
+    /// Snapshot row id (for excerpts).
+    pub snapshot_id: i64,
+    /// Kind.
+    pub kind: Kind,
+    /// Template.
+    pub template: Template,
+    /// Enclosing item.
+    pub item_path: String,
+    /// Sites in this snapshot.
+    pub sites: Vec<MatchSite>,
+}
+
+impl Catalog {
+    /// Every (error, snapshot) pair with its sites, for the matcher's index;
+    /// `only` restricts to these `(repo, revision)` pairs.
+    pub fn match_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<MatchEntry>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT e.id, r.slug, sn.revision, e.kind, e.template, e.item_path,
+                    s.path, s.line, s.end_line, s.report_line, s.report_col, s.reported_at_caller, s.is_test,
+                    sn.id
+             FROM sites s
+             JOIN snapshots sn ON sn.id = s.snapshot_id
+             JOIN repos r ON r.id = sn.repo_id
+             JOIN errors e ON e.id = s.error_id
+             ORDER BY sn.id, e.id, s.path, s.line",
+        )?;
+        let mut out: Vec<MatchEntry> = Vec::new();
+        let mut rows = stmt.query([])?;
+        let mut templates: std::collections::HashMap<String, Template> =
+            std::collections::HashMap::new();
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            let repo: String = r.get(1)?;
+            let revision: String = r.get(2)?;
+            if let Some(only) = only {
+                if !only.iter().any(|(a, b)| *a == repo && *b == revision) {
+                    continue;
+                }
+            }
+            let site = MatchSite {
+                path: r.get(6)?,
+                line: r.get(7)?,
+                end_line: r.get(8)?,
+                report_line: r.get(9)?,
+                report_column: r.get(10)?,
+                reported_at_caller: r.get(11)?,
+                is_test: r.get(12)?,
+            };
+            if let Some(last) = out.last_mut() {
+                if last.id == id && last.repo == repo && last.revision == revision {
+                    last.sites.push(site);
+                    continue;
+                }
+            }
+            let json: String = r.get(4)?;
+            let template = match templates.get(&json) {
+                Some(t) => t.clone(),
+                None => {
+                    let t = template_of(json.clone())?;
+                    templates.insert(json, t.clone());
+                    t
+                }
+            };
+            out.push(MatchEntry {
+                id,
+                repo,
+                revision,
+                snapshot_id: r.get(13)?,
+                kind: kind_of(r.get(3)?)?,
+                template,
+                item_path: r.get(5)?,
+                sites: vec![site],
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// A free string literal of a snapshot, for the matcher's safety net.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LiteralEntry {
+    /// Repo slug.
+    pub repo: String,
+    /// Snapshot revision.
+    pub revision: String,
+    /// Snapshot row id.
+    pub snapshot_id: i64,
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// The literal's text.
+    pub text: String,
+}
+
+impl Catalog {
+    /// Every free literal (optionally of `only`'s snapshots).
+    pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT r.slug, sn.revision, sn.id, l.path, l.line, l.text
+             FROM literals l JOIN snapshots sn ON sn.id = l.snapshot_id JOIN repos r ON r.id = sn.repo_id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(LiteralEntry {
+                repo: r.get(0)?,
+                revision: r.get(1)?,
+                snapshot_id: r.get(2)?,
+                path: r.get(3)?,
+                line: r.get(4)?,
+                text: r.get(5)?,
+            })
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let row = row?;
+            if only.is_none_or(|o| o.iter().any(|(a, b)| *a == row.repo && *b == row.revision)) {
+                out.push(row);
+            }
+        }
+        Ok(out)
+    }
+}

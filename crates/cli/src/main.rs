@@ -31,6 +31,15 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Find the error sites that produced pasted output (a panic, a
+    /// backtrace, an error chain, a log line, a bare message).
+    Explain {
+        /// The text; `-` or nothing reads standard input.
+        text: Option<String>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List errors of the newest snapshot of each repo (or of REPO).
     List {
         /// A repo slug (`crate:serde_json`, `owner/repo`).
@@ -92,6 +101,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
     let db = db::path(cli.db)?;
     match cli.command {
         Command::Index { sources, json } => cmd::index::run(&db, &sources, json),
+        Command::Explain { text, json } => cmd::explain::run(&db, text.as_deref(), json),
         Command::List { repo, kind, json } => {
             cmd::list::run(&db, repo.as_deref(), kind.as_deref(), json)
         }

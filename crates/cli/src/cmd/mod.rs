@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod explain;
 pub mod index;
 pub mod list;
 pub mod show;

@@ -1,0 +1,165 @@
+//! `errdex explain [TEXT | -]`: find the sites that produced pasted output.
+
+use crate::{db, Failure};
+use errdex_catalog::Catalog;
+use errdex_match::{input, Explanation, Index};
+use serde::Serialize;
+use std::fmt::Write;
+use std::io::Read;
+use std::path::Path;
+use std::time::Instant;
+
+/// How the index was made (part of the `--json` answer).
+#[derive(Serialize)]
+struct IndexInfo {
+    /// Always rebuilt from the catalogue at start-up.
+    built: &'static str,
+    templates: usize,
+    entries: usize,
+    build_ms: f64,
+}
+
+#[derive(Serialize)]
+struct Answer<'a> {
+    #[serde(flatten)]
+    explanation: &'a Explanation,
+    index: IndexInfo,
+}
+
+pub fn run(db_path: &Path, text: Option<&str>, json: bool) -> Result<u8, Failure> {
+    let bytes = match text {
+        Some(t) if t != "-" => t.as_bytes().to_vec(),
+        _ => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .take(input::MAX_INPUT as u64)
+                .read_to_end(&mut buf)
+                .map_err(|e| Failure::input(format!("reading standard input: {e}")))?;
+            buf
+        }
+    };
+    let text = input::decode(&bytes).map_err(Failure::input)?;
+    let catalog = db::open_existing(db_path)?;
+    let started = Instant::now();
+    let index = Index::load(&catalog, None)?;
+    let info = IndexInfo {
+        built: "at start-up from the catalogue",
+        templates: index.templates(),
+        entries: index.len(),
+        build_ms: (started.elapsed().as_secs_f64() * 1e4).round() / 10.0,
+    };
+    let explanation = index.explain(&text);
+    let code = if explanation.matched() { 0 } else { 1 };
+    let mut o = String::new();
+    if json {
+        let answer = Answer {
+            explanation: &explanation,
+            index: info,
+        };
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string(&answer).expect("answers serialise")
+        );
+    } else {
+        print_human(&mut o, &catalog, &explanation, &info)?;
+    }
+    crate::out::print(&o);
+    Ok(code)
+}
+
+fn print_human(
+    o: &mut String,
+    catalog: &Catalog,
+    x: &Explanation,
+    info: &IndexInfo,
+) -> Result<(), Failure> {
+    if x.messages.is_empty() {
+        let _ = writeln!(o, "no message found in the input");
+    }
+    for (mi, m) in x.messages.iter().enumerate() {
+        let at = m
+            .location
+            .as_ref()
+            .map(|l| format!(" at {}:{}", l.path, l.line))
+            .unwrap_or_default();
+        let _ = writeln!(o, "message {}{at}:", mi + 1);
+        for l in m.text.lines() {
+            let _ = writeln!(o, "    {l}");
+        }
+        let matches: Vec<(usize, &errdex_match::Match)> = x
+            .matches
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.message == mi)
+            .collect();
+        if matches.is_empty() {
+            let _ = writeln!(o, "  no site found");
+        }
+        let mut rank = 0;
+        for (i, k) in &matches {
+            let inner = match k.inner_of {
+                Some(parent) => format!("   (explains a value printed by match {})", parent + 1),
+                None => {
+                    rank += 1;
+                    String::new()
+                }
+            };
+            let evidence: Vec<String> = k
+                .evidence
+                .iter()
+                .map(|e| format!("{e:?}").to_lowercase())
+                .collect();
+            let test = if k.is_test { " [test]" } else { "" };
+            let _ = writeln!(
+                o,
+                "  {}. {}@{} {}:{} {} score {:.2} ({}){test}{inner}",
+                i + 1,
+                k.repo,
+                k.revision,
+                k.path,
+                k.line,
+                k.kind.as_str(),
+                k.score,
+                evidence.join(", ")
+            );
+            let _ = writeln!(o, "     {}", k.template.replace('\n', "⏎"));
+            if !k.captures.is_empty() {
+                let vals: Vec<String> = k
+                    .captures
+                    .iter()
+                    .map(|c| {
+                        if c.arg.is_empty() {
+                            format!("{:?}", c.value)
+                        } else {
+                            format!("{} = {}", c.arg, c.value)
+                        }
+                    })
+                    .collect();
+                let _ = writeln!(o, "     values: {}", vals.join(", "));
+            }
+            for u in &k.unexplained {
+                let _ = writeln!(o, "     not explained by this template: {u:?}");
+            }
+            if rank == 1 && k.inner_of.is_none() {
+                for (n, line) in catalog.excerpt(
+                    k.snapshot_id,
+                    &k.path,
+                    k.line.saturating_sub(1),
+                    k.end_line + 1,
+                )? {
+                    let _ = writeln!(o, "     {n:>5} | {line}");
+                }
+                if let Some(id) = &k.error_id {
+                    let _ = writeln!(o, "     errdex show {id}");
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        o,
+        "(index of {} templates, {} entries, built {} in {:.0} ms)",
+        info.templates, info.entries, info.built, info.build_ms
+    );
+    Ok(())
+}

@@ -1,0 +1,482 @@
+//! Explaining pasted output: each message's candidate sites from location
+//! evidence and from the word index, verified against the compiled
+//! templates, ranked, and decomposed (a hole's text explained in turn).
+
+use crate::index::{file_name, Index};
+use crate::input::{self, Location, Message};
+use crate::pattern::{normalize, Found};
+use errdex_model::Kind;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// Messages longer than this are matched on their first part only.
+const MAX_MESSAGE: usize = 16 * 1024;
+/// Sites listed per message at most.
+const MAX_PER_MESSAGE: usize = 10;
+/// Inner layers explained below a match.
+const MAX_DEPTH: u32 = 2;
+/// A literal of the literal index counts for this share of a site.
+const LITERAL_WEIGHT: f64 = 0.9;
+
+/// Why a match is believed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Evidence {
+    /// The report names this site's file and line (and column).
+    Location,
+    /// A backtrace frame names this site's file and line.
+    Frame,
+    /// The whole message is the template with its holes filled.
+    Template,
+    /// The template matches a part of the message.
+    TemplatePart,
+    /// The message resembles the template (truncated or edited).
+    Resemblance,
+    /// The report names this crate version.
+    Version,
+}
+
+/// What matched: an error site, or a free string literal of the literal
+/// index (text that is not a recognised site but may be a message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MatchKind {
+    /// An error site of this kind.
+    Site(Kind),
+    /// A string literal.
+    Literal,
+}
+
+impl MatchKind {
+    /// The stable name: a kind's name, or `literal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchKind::Site(k) => k.as_str(),
+            MatchKind::Literal => "literal",
+        }
+    }
+}
+
+impl Serialize for MatchKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// What one hole took.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Captured {
+    /// The argument the source prints there.
+    pub arg: String,
+    /// The text it printed.
+    pub value: String,
+}
+
+/// A site that may have produced a message.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Match {
+    /// Index into [`Explanation::messages`].
+    pub message: usize,
+    /// The error's stable id (none for a literal).
+    pub error_id: Option<String>,
+    /// Repo slug.
+    pub repo: String,
+    /// Snapshot revision.
+    pub revision: String,
+    /// File.
+    pub path: String,
+    /// First line of the site.
+    pub line: u32,
+    /// Last line.
+    pub end_line: u32,
+    /// Kind (`literal` for the literal index).
+    pub kind: MatchKind,
+    /// Template.
+    pub template: String,
+    /// Snapshot row id, for excerpts.
+    #[serde(skip)]
+    pub snapshot_id: i64,
+    /// 0..1, higher is better.
+    pub score: f64,
+    /// Why.
+    pub evidence: Vec<Evidence>,
+    /// What the holes took.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub captures: Vec<Captured>,
+    /// Parts of the message this template does not explain.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unexplained: Vec<String>,
+    /// This match explains a hole of match number N (its index here).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inner_of: Option<usize>,
+    /// The site is test code.
+    pub is_test: bool,
+}
+
+/// The answer: the messages found and the sites that explain them, per
+/// message best first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Explanation {
+    /// Messages found in the input.
+    pub messages: Vec<Message>,
+    /// Matches, grouped by message, best first within each.
+    pub matches: Vec<Match>,
+}
+
+impl Explanation {
+    /// True when some message found a site.
+    pub fn matched(&self) -> bool {
+        !self.matches.is_empty()
+    }
+
+    /// The most specific explanation of message `mi`: its best match, then,
+    /// while an inner error printed in one of its holes is matched whole,
+    /// that inner match (the root cause under a wrapper).
+    pub fn best(&self, mi: usize) -> Option<&Match> {
+        let mut cur = self
+            .matches
+            .iter()
+            .position(|m| m.message == mi && m.inner_of.is_none())?;
+        loop {
+            let inner = self
+                .matches
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| {
+                    m.inner_of == Some(cur) && m.evidence.contains(&Evidence::Template)
+                })
+                .max_by(|a, b| a.1.score.total_cmp(&b.1.score));
+            match inner {
+                Some((i, _)) => cur = i,
+                None => return self.matches.get(cur),
+            }
+        }
+    }
+}
+
+/// A candidate: site `s` of entry `e`, or literal `l`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Target {
+    Site(u32, u32),
+    Literal(u32),
+}
+
+#[derive(Default, Clone)]
+struct Candidate {
+    text: f64,
+    found: Option<Found>,
+    evidence: Vec<Evidence>,
+    location: f64,
+    /// The input names a location, so location counts in the score.
+    input_located: bool,
+    is_test: bool,
+}
+
+impl Candidate {
+    /// Text explained, location (when the input names one), version,
+    /// library code first.
+    fn score(&self) -> f64 {
+        let mut s = if self.input_located {
+            0.7 * self.text + 0.3 * self.location
+        } else {
+            self.text
+        };
+        if self.evidence.contains(&Evidence::Version) {
+            s += 0.02;
+        }
+        if self.is_test {
+            s *= 0.97;
+        }
+        s.min(1.0)
+    }
+}
+
+impl Index {
+    /// Explains pasted text.
+    pub fn explain(&self, text: &str) -> Explanation {
+        let messages = input::parse(text);
+        let mut matches = Vec::new();
+        for (mi, m) in messages.iter().enumerate() {
+            let ranked = self.rank(&m.text, m.location.as_ref(), &m.frames);
+            let first = matches.len();
+            for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
+                matches.push(self.to_match(mi, *target, c, &m.text, None));
+            }
+            if matches.len() > first {
+                self.explain_holes(mi, first, &mut matches, 1);
+            }
+        }
+        Explanation { messages, matches }
+    }
+
+    /// Explains the longer hole texts of match `parent` as messages of
+    /// their own (an inner error printed by a wrapper).
+    fn explain_holes(&self, mi: usize, parent: usize, out: &mut Vec<Match>, depth: u32) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let values: Vec<String> = out[parent]
+            .captures
+            .iter()
+            .map(|c| c.value.clone())
+            .collect();
+        for value in values {
+            let inner = unquote(&value);
+            if inner.chars().count() < 8 || !inner.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            let ranked = self.rank(&inner, None, &[]);
+            let Some((target, c)) = ranked.first() else {
+                continue;
+            };
+            if c.text < 0.5 {
+                continue;
+            }
+            out.push(self.to_match(mi, *target, c, &inner, Some(parent)));
+            let child = out.len() - 1;
+            self.explain_holes(mi, child, out, depth + 1);
+        }
+    }
+
+    fn to_match(
+        &self,
+        mi: usize,
+        target: Target,
+        c: &Candidate,
+        text: &str,
+        inner_of: Option<usize>,
+    ) -> Match {
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let mut unexplained = Vec::new();
+        if let Some(f) = &c.found {
+            for part in [&norm[..f.start], &norm[f.end..]] {
+                let part = part.trim();
+                if !part.is_empty() {
+                    unexplained.push(part.to_string());
+                }
+            }
+        }
+        let mut evidence = c.evidence.clone();
+        evidence.sort();
+        evidence.dedup();
+        let captures = c
+            .found
+            .iter()
+            .flat_map(|f| &f.captures)
+            .map(|k| Captured {
+                arg: k.arg.clone(),
+                value: k.value.clone(),
+            })
+            .collect();
+        let (error_id, repo, revision, path, line, end_line, kind, template, snapshot_id) =
+            match target {
+                Target::Site(entry, site) => {
+                    let e = &self.entries[entry as usize];
+                    let s = &e.error.sites[site as usize];
+                    (
+                        Some(e.error.id.clone()),
+                        e.error.repo.clone(),
+                        e.error.revision.clone(),
+                        s.path.clone(),
+                        s.line,
+                        s.end_line,
+                        MatchKind::Site(e.error.kind),
+                        e.template_text.clone(),
+                        e.error.snapshot_id,
+                    )
+                }
+                Target::Literal(l) => {
+                    let l = &self.literals[l as usize];
+                    (
+                        None,
+                        l.repo.clone(),
+                        l.revision.clone(),
+                        l.path.clone(),
+                        l.line,
+                        l.line,
+                        MatchKind::Literal,
+                        l.text.clone(),
+                        l.snapshot_id,
+                    )
+                }
+            };
+        Match {
+            message: mi,
+            error_id,
+            repo,
+            revision,
+            path,
+            line,
+            end_line,
+            kind,
+            template,
+            snapshot_id,
+            score: (c.score() * 1000.0).round() / 1000.0,
+            evidence,
+            captures,
+            unexplained,
+            inner_of,
+            is_test: c.is_test,
+        }
+    }
+
+    /// (repo, path, line) of a target, for stable ordering.
+    fn place(&self, t: Target) -> (&str, &str, u32) {
+        match t {
+            Target::Site(e, s) => {
+                let e = &self.entries[e as usize].error;
+                (&e.repo, &e.sites[s as usize].path, e.sites[s as usize].line)
+            }
+            Target::Literal(l) => {
+                let l = &self.literals[l as usize];
+                (&l.repo, &l.path, l.line)
+            }
+        }
+    }
+
+    /// Candidate sites for a message, best first.
+    fn rank(
+        &self,
+        text: &str,
+        location: Option<&Location>,
+        frames: &[Location],
+    ) -> Vec<(Target, Candidate)> {
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let input_located = location.is_some() || !frames.is_empty();
+        let mut cands: HashMap<Target, Candidate> = HashMap::new();
+
+        let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
+        let framed = frames.iter().take(16).map(|l| (l, 0.6, Evidence::Frame));
+        for (loc, weight, ev) in located.chain(framed) {
+            for &(entry, site) in self
+                .by_line
+                .get(&(file_name(&loc.path).to_string(), loc.line))
+                .into_iter()
+                .flatten()
+            {
+                let e = &self.entries[entry as usize];
+                let s = &e.error.sites[site as usize];
+                let (agrees, version) = path_agrees(loc, &e.error.repo, &e.error.revision, &s.path);
+                if !agrees {
+                    continue;
+                }
+                let column_ok = loc.column.is_none_or(|c| c == s.report_column);
+                let c = cands.entry(Target::Site(entry, site)).or_default();
+                c.location = c
+                    .location
+                    .max(if column_ok { weight } else { weight * 0.9 });
+                c.evidence.push(ev);
+                if version {
+                    c.evidence.push(Evidence::Version);
+                }
+            }
+        }
+
+        let mut patterns: Vec<u32> = self.candidates(&norm);
+        for t in cands.keys() {
+            if let Target::Site(entry, _) = t {
+                patterns.push(self.entries[*entry as usize].pattern as u32);
+            }
+        }
+        patterns.sort_unstable();
+        patterns.dedup();
+        let version_named = location.and_then(|l| l.registry.as_ref());
+        for pid in patterns {
+            let p = &self.patterns[pid as usize];
+            if p.literal_len() == 0 {
+                continue;
+            }
+            let (found, text_score, ev) = if let Some(f) = p.full(&norm) {
+                let share = f.literal as f64 / chars as f64;
+                (Some(f), 0.5 + 0.5 * share.min(1.0), Evidence::Template)
+            } else if let Some(f) = p.within(&norm) {
+                let share = f.literal as f64 / chars as f64;
+                (Some(f), 0.2 + 0.45 * share.min(1.0), Evidence::TemplatePart)
+            } else {
+                let r = p.resemblance(&norm);
+                if r < 0.4 {
+                    continue;
+                }
+                (None, 0.5 * r, Evidence::Resemblance)
+            };
+            for &entry in &self.by_pattern[pid as usize] {
+                let e = &self.entries[entry as usize];
+                for (site, s) in e.error.sites.iter().enumerate() {
+                    let c = cands.entry(Target::Site(entry, site as u32)).or_default();
+                    c.text = text_score;
+                    c.found = found.clone();
+                    c.evidence.push(ev);
+                    c.is_test = s.is_test;
+                    if let Some(v) = version_named {
+                        if e.error.repo == format!("crate:{}", v.name)
+                            && e.error.revision == v.version
+                        {
+                            c.evidence.push(Evidence::Version);
+                        }
+                    }
+                }
+            }
+            for &l in self.literals_by_pattern.get(&pid).into_iter().flatten() {
+                let c = cands.entry(Target::Literal(l)).or_default();
+                c.text = text_score * LITERAL_WEIGHT;
+                c.found = found.clone();
+                c.evidence.push(ev);
+            }
+        }
+        for (t, c) in cands.iter_mut() {
+            c.input_located = input_located;
+            if let Target::Site(e, s) = t {
+                c.is_test = self.entries[*e as usize].error.sites[*s as usize].is_test;
+            }
+        }
+        let mut ranked: Vec<(Target, Candidate)> = cands.into_iter().collect();
+        ranked.sort_by(|a, b| {
+            b.1.score()
+                .total_cmp(&a.1.score())
+                .then_with(|| self.place(a.0).cmp(&self.place(b.0)))
+        });
+        ranked
+    }
+}
+
+/// Whether a reported path names this site; and whether it names this
+/// exact crate version.
+fn path_agrees(loc: &Location, repo: &str, revision: &str, site_path: &str) -> (bool, bool) {
+    if let Some(r) = &loc.registry {
+        let same_crate = repo == format!("crate:{}", r.name);
+        return (
+            same_crate && r.path == site_path,
+            same_crate && r.version == revision,
+        );
+    }
+    let p = loc.path.trim_start_matches("./").replace('\\', "/");
+    (
+        p == site_path
+            || p.ends_with(&format!("/{site_path}"))
+            || site_path.ends_with(&format!("/{p}")),
+        false,
+    )
+}
+
+/// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`).
+fn unquote(s: &str) -> String {
+    let t = s.trim();
+    match t.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) => inner
+            .replace("\\\"", "\"")
+            .replace("\\n", "\n")
+            .replace("\\\\", "\\"),
+        None => t.to_string(),
+    }
+}
+
+fn truncate(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}

@@ -1,0 +1,174 @@
+//! The matcher's index over every template of the catalogue: distinct
+//! templates compiled once, an inverted index from rare words to
+//! templates (so a query verifies a few candidates, never all), and the
+//! sites by file name and reported line for location evidence.
+
+use crate::pattern::{words, Pattern};
+use errdex_catalog::{Catalog, LiteralEntry, MatchEntry};
+use errdex_model::{Kind, Template};
+use std::collections::HashMap;
+
+/// Each template is filed under this many of its rarest words.
+const ANCHORS: usize = 2;
+/// Words of a query looked up, at most.
+const MAX_QUERY_WORDS: usize = 512;
+
+/// An error of one snapshot, with its sites.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// The catalogue entry.
+    pub error: MatchEntry,
+    /// Its template as users read it.
+    pub template_text: String,
+    /// Index of its compiled pattern.
+    pub pattern: usize,
+}
+
+/// The index. Built once; shared by every query (it is `Send + Sync`).
+pub struct Index {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) patterns: Vec<Pattern>,
+    /// Entries per pattern.
+    pub(crate) by_pattern: Vec<Vec<u32>>,
+    /// Free literals of the catalogue (the recall safety net).
+    pub(crate) literals: Vec<LiteralEntry>,
+    /// Literals per pattern.
+    pub(crate) literals_by_pattern: HashMap<u32, Vec<u32>>,
+    /// Anchor word → patterns filed under it.
+    pub(crate) words: HashMap<String, Vec<u32>>,
+    /// (file name, reported line) → (entry, site index).
+    pub(crate) by_line: HashMap<(String, u32), Vec<(u32, u32)>>,
+}
+
+/// Kinds whose runtime text may carry `: {err:?}` after the template.
+fn has_debug_suffix(kind: Kind) -> bool {
+    matches!(kind, Kind::Expect | Kind::ExpectErr)
+}
+
+/// The file name of a path.
+pub(crate) fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+impl Index {
+    /// Loads every snapshot of the catalogue (or only `only`'s
+    /// `(repo, revision)` pairs) and builds the index.
+    pub fn load(
+        catalog: &Catalog,
+        only: Option<&[(String, String)]>,
+    ) -> errdex_catalog::Result<Self> {
+        Ok(Index::build(
+            catalog.match_entries(only)?,
+            catalog.literal_entries(only)?,
+        ))
+    }
+
+    /// Builds the index from catalogue entries and free literals.
+    pub fn build(errors: Vec<MatchEntry>, literals: Vec<LiteralEntry>) -> Self {
+        let mut pattern_ids: HashMap<(Template, bool), u32> = HashMap::new();
+        let mut patterns = Vec::new();
+        let mut by_pattern: Vec<Vec<u32>> = Vec::new();
+        let mut entries = Vec::with_capacity(errors.len());
+        let mut by_line: HashMap<(String, u32), Vec<(u32, u32)>> = HashMap::new();
+        for (i, error) in errors.into_iter().enumerate() {
+            let suffix = has_debug_suffix(error.kind);
+            let key = (error.template.clone(), suffix);
+            let pid = *pattern_ids.entry(key).or_insert_with(|| {
+                patterns.push(Pattern::new(&error.template, suffix));
+                by_pattern.push(Vec::new());
+                (patterns.len() - 1) as u32
+            });
+            by_pattern[pid as usize].push(i as u32);
+            for (si, s) in error.sites.iter().enumerate() {
+                by_line
+                    .entry((file_name(&s.path).to_string(), s.report_line))
+                    .or_default()
+                    .push((i as u32, si as u32));
+            }
+            entries.push(Entry {
+                template_text: error.template.to_string(),
+                error,
+                pattern: pid as usize,
+            });
+        }
+        let mut literals_by_pattern: HashMap<u32, Vec<u32>> = HashMap::new();
+        for (i, l) in literals.iter().enumerate() {
+            let t = Template::literal(l.text.as_str());
+            let pid = *pattern_ids.entry((t.clone(), false)).or_insert_with(|| {
+                patterns.push(Pattern::new(&t, false));
+                by_pattern.push(Vec::new());
+                (patterns.len() - 1) as u32
+            });
+            literals_by_pattern.entry(pid).or_default().push(i as u32);
+        }
+        // Document frequency of each word over distinct templates.
+        let lowered: Vec<Vec<String>> = patterns
+            .iter()
+            .map(|p| {
+                let mut w: Vec<String> = p
+                    .literals()
+                    .flat_map(words)
+                    .map(str::to_lowercase)
+                    .collect();
+                w.sort();
+                w.dedup();
+                w
+            })
+            .collect();
+        let mut df: HashMap<&str, u32> = HashMap::new();
+        for ws in &lowered {
+            for w in ws {
+                *df.entry(w.as_str()).or_insert(0) += 1;
+            }
+        }
+        let mut index_words: HashMap<String, Vec<u32>> = HashMap::new();
+        for (pid, ws) in lowered.iter().enumerate() {
+            let mut ranked: Vec<&String> = ws.iter().collect();
+            ranked.sort_by_key(|w| (df[w.as_str()], std::cmp::Reverse(w.len())));
+            for w in ranked.into_iter().take(ANCHORS) {
+                index_words.entry(w.clone()).or_default().push(pid as u32);
+            }
+        }
+        Index {
+            entries,
+            patterns,
+            by_pattern,
+            literals,
+            literals_by_pattern,
+            words: index_words,
+            by_line,
+        }
+    }
+
+    /// Number of (error, snapshot) entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Number of distinct templates.
+    pub fn templates(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Patterns filed under any word of `text`.
+    pub(crate) fn candidates(&self, text: &str) -> Vec<u32> {
+        let mut out: Vec<u32> = Vec::new();
+        let mut seen_words = std::collections::HashSet::new();
+        for w in words(text).take(MAX_QUERY_WORDS) {
+            let w = w.to_lowercase();
+            if let Some(p) = self.words.get(&w) {
+                if seen_words.insert(w) {
+                    out.extend_from_slice(p);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+}

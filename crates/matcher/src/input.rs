@@ -1,0 +1,468 @@
+//! Parsing whatever a user pastes into the messages it holds: panic
+//! reports (Rust 1.95 and older forms), backtrace frames, `Error:` +
+//! `Caused by:` chains, log lines of env_logger and tracing, test-runner
+//! output, clap usage errors, and bare lines.
+
+use regex::Regex;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// Input beyond this many bytes is not read (the rest is reported cut).
+pub const MAX_INPUT: usize = 1 << 20;
+/// At most this many messages are taken from one input.
+pub const MAX_MESSAGES: usize = 64;
+
+/// A source location named by the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The path as printed.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// Column, when printed.
+    pub column: Option<u32>,
+    /// Crate and version, when the path is inside cargo's registry
+    /// (`…/registry/src/<index>/<crate>-<version>/…`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<RegistryCrate>,
+}
+
+/// A crate version named by a registry path, and the path inside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RegistryCrate {
+    /// Crate name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Path inside the crate.
+    pub path: String,
+}
+
+/// Where in the input a message came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// The message of a panic report.
+    Panic,
+    /// The top line of `Error: …` (what `main` returning `Err` prints).
+    ErrorLine,
+    /// A `Caused by:` layer.
+    Cause,
+    /// A log line (level and prefix removed).
+    Log,
+    /// A line on its own.
+    Bare,
+}
+
+/// One message found in the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Message {
+    /// The message text (several lines for multi-line panics).
+    pub text: String,
+    /// Where the report says it was raised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// Further locations from backtrace frames outside std, innermost first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Location>,
+    /// How it was found.
+    pub origin: Origin,
+    /// For `Caused by:` layers, the depth (0 = the top error).
+    pub layer: u32,
+}
+
+/// Why an input cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InputError {
+    /// Holds NUL bytes or is mostly control characters.
+    Binary,
+    /// Not UTF-8.
+    NotUtf8,
+}
+
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputError::Binary => f.write_str("the input is binary, not text output"),
+            InputError::NotUtf8 => f.write_str("the input is not UTF-8 text"),
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
+
+struct Patterns {
+    panic_new: Regex,
+    panic_old: Regex,
+    frame_at: Regex,
+    frame_sym: Regex,
+    registry: Regex,
+    log_prefix: Regex,
+    numbered_cause: Regex,
+    ansi: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        panic_new: Regex::new(r"^thread '(?:[^']*)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):\s*$").unwrap(),
+        panic_old: Regex::new(r"^thread '(?:[^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)\s*$").unwrap(),
+        frame_at: Regex::new(r"^\s+at (.+?):(\d+):(\d+)\s*$").unwrap(),
+        frame_sym: Regex::new(r"^\s*\d+:\s+(?:0x[0-9a-f]+ - )?(.+)$").unwrap(),
+        registry: Regex::new(r"/registry/src/[^/]+/([A-Za-z0-9_.-]+?)-(\d+\.\d+\.\d+[^/]*)/(.+)$").unwrap(),
+        log_prefix: Regex::new(
+            r"^(?:\[?\d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[)?\s*(?:ERROR|WARN|INFO|DEBUG|TRACE|error|warn)\]?\s+(?:[\w:.-]+(?:\{[^}]*\})?(?::|\])\s+)?(.+)$",
+        )
+        .unwrap(),
+        numbered_cause: Regex::new(r"^\s*(\d+): (.*)$").unwrap(),
+        ansi: Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap(),
+    })
+}
+
+/// Reads raw bytes as pasted text: refuses binary, cuts at [`MAX_INPUT`].
+pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
+    let bytes = &bytes[..bytes.len().min(MAX_INPUT)];
+    if bytes.contains(&0) {
+        return Err(InputError::Binary);
+    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        // A cut in the middle of a character is not the user's fault.
+        Err(e) if e.error_len().is_none() && e.valid_up_to() + 4 > bytes.len() => {
+            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid prefix")
+        }
+        Err(_) => return Err(InputError::NotUtf8),
+    };
+    let control = text
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t' | '\x1b'))
+        .count();
+    if control * 10 > text.chars().count().max(1) {
+        return Err(InputError::Binary);
+    }
+    Ok(text.to_string())
+}
+
+/// A registry crate named by a path, if it is one.
+pub fn registry_crate(path: &str) -> Option<RegistryCrate> {
+    let c = patterns().registry.captures(path)?;
+    Some(RegistryCrate {
+        name: c[1].to_string(),
+        version: c[2].to_string(),
+        path: c[3].to_string(),
+    })
+}
+
+fn location(path: &str, line: &str, col: Option<&str>) -> Option<Location> {
+    Some(Location {
+        path: path.to_string(),
+        line: line.parse().ok()?,
+        column: col.and_then(|c| c.parse().ok()),
+        registry: registry_crate(path),
+    })
+}
+
+/// std frames that say nothing about where an error came from.
+fn is_std_frame(symbol: &str, path: &str) -> bool {
+    path.starts_with("/rustc/")
+        || symbol.starts_with("std::")
+        || symbol.starts_with("core::")
+        || symbol.starts_with("alloc::")
+        || symbol.starts_with("__rust")
+        || symbol.starts_with("rust_begin_unwind")
+}
+
+fn is_noise(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty()
+        || t.starts_with("note: run with `RUST_BACKTRACE")
+        || t.starts_with("note: Some details are omitted")
+        || t.starts_with("stack backtrace:")
+        || t.starts_with("running ")
+        || t.starts_with("test result:")
+        || t.starts_with("failures:")
+        || t.starts_with("error: test failed")
+        || t.starts_with("For more information, try")
+        || t.starts_with("Usage:")
+        || (t.starts_with("test ")
+            && (t.ends_with("... ok") || t.ends_with("... FAILED") || t.ends_with("... ignored")))
+        || (t.starts_with("---- ") && t.ends_with(" ----"))
+        || t.starts_with("Caused by:")
+        || t.starts_with("Stack backtrace:")
+        || t.starts_with("Finished ")
+        || t.starts_with("Running ")
+        || t.starts_with("Compiling ")
+        || t.starts_with("process didn't exit successfully")
+}
+
+/// Splits pasted output into messages.
+pub fn parse(text: &str) -> Vec<Message> {
+    let p = patterns();
+    let clean = p.ansi.replace_all(text, "");
+    let lines: Vec<&str> = clean.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let mut out: Vec<Message> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() && out.len() < MAX_MESSAGES {
+        let line = lines[i];
+        if let Some(c) = p.panic_new.captures(line) {
+            let loc = location(&c[1], &c[2], Some(&c[3]));
+            let mut body = Vec::new();
+            i += 1;
+            while i < lines.len() {
+                let l = lines[i];
+                let t = l.trim_start();
+                if t.starts_with("note: ")
+                    || t.starts_with("stack backtrace:")
+                    || p.panic_new.is_match(l)
+                    || p.panic_old.is_match(l)
+                {
+                    break;
+                }
+                body.push(l);
+                i += 1;
+            }
+            while body.last().is_some_and(|l| l.trim().is_empty()) {
+                body.pop();
+            }
+            let frames = take_frames(&lines, &mut i);
+            out.push(Message {
+                text: body.join("\n"),
+                location: loc,
+                frames,
+                origin: Origin::Panic,
+                layer: 0,
+            });
+            continue;
+        }
+        if let Some(c) = p.panic_old.captures(line) {
+            i += 1;
+            let frames = take_frames(&lines, &mut i);
+            out.push(Message {
+                text: c[1].to_string(),
+                location: location(&c[2], &c[3], Some(&c[4])),
+                frames,
+                origin: Origin::Panic,
+                layer: 0,
+            });
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("Error: ") {
+            out.push(Message {
+                text: rest.to_string(),
+                location: None,
+                frames: Vec::new(),
+                origin: Origin::ErrorLine,
+                layer: 0,
+            });
+            i += 1;
+            // `Caused by:` follows after a blank line.
+            let mut j = i;
+            while j < lines.len() && lines[j].trim().is_empty() {
+                j += 1;
+            }
+            if j < lines.len() && lines[j].trim() == "Caused by:" {
+                i = j + 1;
+                let mut layer = 1;
+                while i < lines.len()
+                    && (lines[i].starts_with(' ') || lines[i].starts_with('\t'))
+                    && out.len() < MAX_MESSAGES
+                {
+                    let l = lines[i].trim();
+                    let text = match p.numbered_cause.captures(lines[i]) {
+                        Some(c) => c[2].to_string(),
+                        None => l.to_string(),
+                    };
+                    if !text.is_empty() {
+                        out.push(Message {
+                            text,
+                            location: None,
+                            frames: Vec::new(),
+                            origin: Origin::Cause,
+                            layer,
+                        });
+                        layer += 1;
+                    }
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        if is_noise(line) || p.frame_at.is_match(line) {
+            i += 1;
+            continue;
+        }
+        let (text, origin) = match p.log_prefix.captures(line) {
+            Some(c) => (c[1].to_string(), Origin::Log),
+            None => {
+                let t = line.trim();
+                let t = t.strip_prefix("error: ").unwrap_or(t);
+                (t.to_string(), Origin::Bare)
+            }
+        };
+        if !text.trim().is_empty() {
+            out.push(Message {
+                text,
+                location: None,
+                frames: Vec::new(),
+                origin,
+                layer: 0,
+            });
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Reads backtrace frames after a panic message, keeping those outside std.
+fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Location> {
+    let p = patterns();
+    let mut frames = Vec::new();
+    let mut symbol = String::new();
+    while *i < lines.len() {
+        let l = lines[*i];
+        let t = l.trim_start();
+        if t.starts_with("note: ") || t.starts_with("stack backtrace:") {
+            *i += 1;
+            continue;
+        }
+        if let Some(c) = p.frame_at.captures(l) {
+            if !is_std_frame(&symbol, &c[1]) {
+                if let Some(loc) = location(&c[1], &c[2], Some(&c[3])) {
+                    frames.push(loc);
+                }
+            }
+            *i += 1;
+            continue;
+        }
+        if let Some(c) = p.frame_sym.captures(l) {
+            if l.starts_with(' ') {
+                symbol = c[1].to_string();
+                *i += 1;
+                continue;
+            }
+        }
+        break;
+    }
+    frames
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_panic_header_with_multiline_message() {
+        let m = parse(
+            "\nthread 'main' (6499) panicked at src/main.rs:10:68:\nassertion `left == right` failed\n  left: 1\n right: 2\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+        );
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            m[0].text,
+            "assertion `left == right` failed\n  left: 1\n right: 2"
+        );
+        let loc = m[0].location.as_ref().unwrap();
+        assert_eq!(
+            (loc.path.as_str(), loc.line, loc.column),
+            ("src/main.rs", 10, Some(68))
+        );
+        assert_eq!(m[0].origin, Origin::Panic);
+    }
+
+    #[test]
+    fn old_panic_header() {
+        let m = parse("thread 'main' panicked at 'explicit panic', src/main.rs:2:5\n");
+        assert_eq!(m[0].text, "explicit panic");
+        assert_eq!(m[0].location.as_ref().unwrap().line, 2);
+    }
+
+    #[test]
+    fn registry_path_and_backtrace_frames() {
+        let text = "thread 'main' (16085) panicked at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serde_json-1.0.140/src/value/index.rs:102:18:
+cannot access key \"a\" in JSON number
+stack backtrace:
+   0: __rustc::rust_begin_unwind
+             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs:689:5
+   1: <str as serde_json::value::index::Index>::index_or_insert
+             at /home/dev/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serde_json-1.0.140/src/value/index.rs:102:18
+   2: panics2::main
+             at ./src/main.rs:82:14
+note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.
+";
+        let m = parse(text);
+        assert_eq!(m.len(), 1);
+        let r = m[0].location.as_ref().unwrap().registry.as_ref().unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.version.as_str(), r.path.as_str()),
+            ("serde_json", "1.0.140", "src/value/index.rs")
+        );
+        assert_eq!(m[0].frames.len(), 2);
+        assert_eq!(m[0].frames[1].path, "./src/main.rs");
+    }
+
+    #[test]
+    fn full_backtrace_frames() {
+        let text = "thread 'main' (1) panicked at src/main.rs:3:5:\nboom\nstack backtrace:\n   0:     0x55842a49cd5a - std::backtrace_rs::backtrace::libunwind::trace::h1\n                               at /rustc/abc/library/std/src/../../backtrace/src/backtrace/libunwind.rs:117:9\n   1:     0x55842a49cd5a - app::main::h2\n                               at ./src/main.rs:3:5\n";
+        let m = parse(text);
+        assert_eq!(m[0].text, "boom");
+        assert_eq!(m[0].frames.len(), 1);
+    }
+
+    #[test]
+    fn anyhow_chains_numbered_or_not() {
+        let m = parse("Error: failed to start server\n\nCaused by:\n    0: failed to load config\n    1: No such file or directory (os error 2)\n");
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("failed to start server", 0),
+                ("failed to load config", 1),
+                ("No such file or directory (os error 2)", 2)
+            ]
+        );
+        let m =
+            parse("Error: parsing the count\n\nCaused by:\n    invalid digit found in string\n");
+        assert_eq!(m[1].text, "invalid digit found in string");
+        assert_eq!(m[1].origin, Origin::Cause);
+    }
+
+    #[test]
+    fn log_prefixes() {
+        for line in [
+            "[2024-05-01T10:00:00Z ERROR my_app::net] Tensor transfer denied: timeout",
+            "2024-05-01T10:00:00.123456Z ERROR my_app::net: Tensor transfer denied: timeout",
+            "ERROR my_app: Tensor transfer denied: timeout",
+            "[ERROR] Tensor transfer denied: timeout",
+        ] {
+            let m = parse(line);
+            assert_eq!(m.len(), 1, "{line}");
+            assert_eq!(m[0].text, "Tensor transfer denied: timeout", "{line}");
+            assert_eq!(m[0].origin, Origin::Log, "{line}");
+        }
+    }
+
+    #[test]
+    fn test_runner_and_clap_output() {
+        let text = "running 1 test\ntest tests::t ... FAILED\n\nfailures:\n\n---- tests::t stdout ----\n\nthread 'tests::t' (16141) panicked at src/lib.rs:22:23:\nindex 5 is too big\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    tests::t\n\ntest result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n";
+        let m = parse(text);
+        assert_eq!(m[0].text, "index 5 is too big");
+        let clap = parse("error: unexpected argument '--foo' found\n\nUsage: app [OPTIONS]\n\nFor more information, try '--help'.\n");
+        assert_eq!(clap.len(), 1);
+        assert_eq!(clap[0].text, "unexpected argument '--foo' found");
+    }
+
+    #[test]
+    fn garbage_is_refused_or_harmless() {
+        assert_eq!(decode(b"\x00\x01\x02binary"), Err(InputError::Binary));
+        assert_eq!(
+            decode(&[0xff, 0xfe, b'a', b'b', b'c', b'd', b'e']),
+            Err(InputError::NotUtf8)
+        );
+        assert!(parse("").is_empty());
+        let big = "x".repeat(10 << 20);
+        let text = decode(big.as_bytes()).unwrap();
+        assert_eq!(text.len(), MAX_INPUT);
+        assert_eq!(parse(&text).len(), 1);
+        let many = "line\n".repeat(10_000);
+        assert_eq!(parse(&many).len(), MAX_MESSAGES);
+    }
+}

@@ -1,0 +1,385 @@
+//! A template compiled for matching: literal segments (whitespace folded)
+//! and holes that match any text, with the text each hole took.
+
+use errdex_model::{Piece, Template};
+
+/// Backtracking steps allowed per match attempt (hostile text cannot make
+/// matching slow).
+const BUDGET: u32 = 20_000;
+
+/// One segment of a compiled template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Seg {
+    Lit(String),
+    /// A hole, with the argument it prints.
+    Hole(String),
+}
+
+/// A compiled template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    segs: Vec<Seg>,
+    literal_len: usize,
+}
+
+/// What a hole took from the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// The hole's argument (`offset`, `self.line`), empty when unnamed.
+    pub arg: String,
+    /// The text it took.
+    pub value: String,
+}
+
+/// A successful match against a (normalised) text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Byte range of the text the template covers.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+    /// Characters of literal template text matched.
+    pub literal: usize,
+    /// What each hole took.
+    pub captures: Vec<Capture>,
+}
+
+/// Folds runs of whitespace into one space and trims the ends.
+pub fn normalize(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for w in s.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+impl Pattern {
+    /// Compiles a template; `debug_suffix` adds the optional `: {err:?}`
+    /// that `Result::expect` prints after its message.
+    pub fn new(t: &Template, debug_suffix: bool) -> Self {
+        let mut segs: Vec<Seg> = Vec::new();
+        for p in t.pieces() {
+            match p {
+                Piece::Lit(s) => {
+                    // Keep one space at either end when there was some, so
+                    // that words next to holes stay apart.
+                    let lead = s.starts_with(char::is_whitespace) && !segs.is_empty();
+                    let trail = s.ends_with(char::is_whitespace);
+                    let mut n = normalize(s);
+                    if n.is_empty() {
+                        n = if s.is_empty() || segs.is_empty() {
+                            String::new()
+                        } else {
+                            " ".into()
+                        };
+                    } else {
+                        if lead {
+                            n.insert(0, ' ');
+                        }
+                        if trail {
+                            n.push(' ');
+                        }
+                    }
+                    if n.is_empty() {
+                        continue;
+                    }
+                    match segs.last_mut() {
+                        Some(Seg::Lit(prev)) => prev.push_str(&n),
+                        _ => segs.push(Seg::Lit(n)),
+                    }
+                }
+                Piece::Hole(h) => {
+                    if !matches!(segs.last(), Some(Seg::Hole(_))) {
+                        segs.push(Seg::Hole(h.arg.clone()));
+                    }
+                }
+            }
+        }
+        if debug_suffix {
+            segs.push(Seg::Lit(": ".into()));
+            segs.push(Seg::Hole("error".into()));
+        }
+        // A trailing space before the end of the text never matches.
+        if let Some(Seg::Lit(l)) = segs.last_mut() {
+            while l.ends_with(' ') {
+                l.pop();
+            }
+        }
+        if let Some(Seg::Lit(l)) = segs.first_mut() {
+            while l.starts_with(' ') {
+                l.remove(0);
+            }
+        }
+        segs.retain(|s| !matches!(s, Seg::Lit(l) if l.is_empty()));
+        let literal_len = segs
+            .iter()
+            .map(|s| match s {
+                Seg::Lit(l) => l.chars().count(),
+                Seg::Hole(_) => 0,
+            })
+            .sum();
+        Pattern { segs, literal_len }
+    }
+
+    /// Characters of literal text.
+    pub fn literal_len(&self) -> usize {
+        self.literal_len
+    }
+
+    /// The literal segments.
+    pub fn literals(&self) -> impl Iterator<Item = &str> {
+        self.segs.iter().filter_map(|s| match s {
+            Seg::Lit(l) => Some(l.as_str()),
+            Seg::Hole(_) => None,
+        })
+    }
+
+    /// Matches the whole of `text` (already normalised).
+    pub fn full(&self, text: &str) -> Option<Found> {
+        let mut caps = Vec::new();
+        let mut budget = BUDGET;
+        let end = self.glob(0, text, 0, &mut caps, true, &mut budget)?;
+        debug_assert_eq!(end, text.len());
+        Some(self.found(text, 0, end, caps))
+    }
+
+    /// Matches a part of `text`: the template's first literal anywhere, its
+    /// end anywhere after. Leading and trailing holes take nothing.
+    pub fn within(&self, text: &str) -> Option<Found> {
+        let first = self.segs.iter().position(|s| matches!(s, Seg::Lit(_)))?;
+        let Seg::Lit(lit) = &self.segs[first] else {
+            unreachable!("position found a literal")
+        };
+        let mut budget = BUDGET;
+        for (pos, _) in text.match_indices(lit.as_str()) {
+            let mut caps = Vec::new();
+            if let Some(end) = self.glob(first, text, pos, &mut caps, false, &mut budget) {
+                let mut all = vec![(pos, pos); first];
+                all.extend(caps);
+                return Some(self.found(text, pos, end, all));
+            }
+            if budget == 0 {
+                break;
+            }
+        }
+        None
+    }
+
+    fn found(&self, text: &str, start: usize, end: usize, caps: Vec<(usize, usize)>) -> Found {
+        let holes = self.segs.iter().filter_map(|s| match s {
+            Seg::Hole(a) => Some(a),
+            Seg::Lit(_) => None,
+        });
+        let captures = holes
+            .zip(caps)
+            .map(|(arg, (a, b))| Capture {
+                arg: arg.clone(),
+                value: text[a..b].to_string(),
+            })
+            .collect();
+        Found {
+            start,
+            end,
+            literal: self.literal_len,
+            captures,
+        }
+    }
+
+    /// Matches segments `si..` at `ti`; returns the end of the match.
+    /// `anchored`: the match must end at the end of the text.
+    fn glob(
+        &self,
+        si: usize,
+        text: &str,
+        ti: usize,
+        caps: &mut Vec<(usize, usize)>,
+        anchored: bool,
+        budget: &mut u32,
+    ) -> Option<usize> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
+        let Some(seg) = self.segs.get(si) else {
+            return (!anchored || ti == text.len()).then_some(ti);
+        };
+        match seg {
+            Seg::Lit(l) => {
+                if text[ti..].starts_with(l.as_str()) {
+                    self.glob(si + 1, text, ti + l.len(), caps, anchored, budget)
+                } else {
+                    None
+                }
+            }
+            Seg::Hole(_) => match self.segs.get(si + 1) {
+                None => {
+                    let end = if anchored { text.len() } else { ti };
+                    caps.push((ti, end));
+                    Some(end)
+                }
+                Some(Seg::Lit(next)) => {
+                    let mut from = ti;
+                    while let Some(off) = text[from..].find(next.as_str()) {
+                        let pos = from + off;
+                        caps.push((ti, pos));
+                        if let Some(end) = self.glob(si + 1, text, pos, caps, anchored, budget) {
+                            return Some(end);
+                        }
+                        caps.pop();
+                        if *budget == 0 {
+                            return None;
+                        }
+                        from = pos + text[pos..].chars().next().map_or(1, char::len_utf8);
+                    }
+                    None
+                }
+                Some(Seg::Hole(_)) => unreachable!("adjacent holes are merged"),
+            },
+        }
+    }
+
+    /// A score in 0..1 for a text that the template does not match but
+    /// resembles (truncated, edited): the share of the template's words
+    /// found in order in the text, weighed by how much of the text they
+    /// cover.
+    pub fn resemblance(&self, text: &str) -> f64 {
+        let twords: Vec<&str> = self.literals().flat_map(words).collect();
+        if twords.is_empty() {
+            return 0.0;
+        }
+        let mwords: Vec<&str> = words(text).collect();
+        let mut j = 0;
+        let mut hit_chars = 0;
+        for w in &twords {
+            if let Some(k) = mwords[j..].iter().position(|m| m == w) {
+                hit_chars += w.len();
+                j += k + 1;
+            }
+        }
+        let tchars: usize = twords.iter().map(|w| w.len()).sum();
+        let mchars: usize = mwords.iter().map(|w| w.len()).sum::<usize>().max(1);
+        let covered_template = hit_chars as f64 / tchars as f64;
+        let covered_text = hit_chars as f64 / mchars as f64;
+        covered_template.min(1.0) * covered_text.min(1.0).sqrt()
+    }
+}
+
+/// The words of a text: runs of letters, digits and `_`, two or more long.
+pub fn words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.len() >= 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::Hole;
+
+    fn t(parts: &[&str]) -> Template {
+        let mut t = Template::new();
+        for p in parts {
+            match p.strip_prefix('$') {
+                Some(a) => t.push_hole(Hole {
+                    arg: a.into(),
+                    spec: String::new(),
+                }),
+                None => t.push_lit(p),
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn full_match_with_captures() {
+        let p = Pattern::new(
+            &t(&["unexpected token ", "$tok", " at offset ", "$offset"]),
+            false,
+        );
+        let f = p.full("unexpected token '}' at offset 17").unwrap();
+        assert_eq!(f.captures[0].value, "'}'");
+        assert_eq!(
+            f.captures[1],
+            Capture {
+                arg: "offset".into(),
+                value: "17".into()
+            }
+        );
+        assert!(p.full("unexpected token '}'").is_none());
+    }
+
+    #[test]
+    fn whitespace_is_folded() {
+        let p = Pattern::new(
+            &t(&["Diagonal operations require\n                tensors"]),
+            false,
+        );
+        assert!(p
+            .full(&normalize("Diagonal operations require tensors"))
+            .is_some());
+        let p = Pattern::new(
+            &t(&[
+                "assertion `left == right` failed\n  left: ",
+                "$a",
+                "\n right: ",
+                "$b",
+            ]),
+            false,
+        );
+        let f = p
+            .full(&normalize(
+                "assertion `left == right` failed\n  left: 1\n right: 2",
+            ))
+            .unwrap();
+        assert_eq!(f.captures[0].value, "1");
+        assert_eq!(f.captures[1].value, "2");
+    }
+
+    #[test]
+    fn backtracks_when_a_literal_repeats() {
+        let p = Pattern::new(&t(&["$a", "x", "$b", "y"]), false);
+        let f = p.full("1x2y3x4y").unwrap();
+        assert_eq!(f.captures[0].value, "1");
+        assert_eq!(f.captures[1].value, "2y3x4");
+    }
+
+    #[test]
+    fn within_finds_a_wrapped_message() {
+        let p = Pattern::new(&t(&["EOF while parsing a value"]), false);
+        let f = p
+            .within("Error: EOF while parsing a value at line 1 column 0")
+            .unwrap();
+        assert_eq!((f.start, f.end), (7, 32));
+    }
+
+    #[test]
+    fn expect_suffix() {
+        let p = Pattern::new(&t(&["failed to load config"]), true);
+        let f = p.full("failed to load config: MyErr { code: 7 }").unwrap();
+        assert_eq!(f.captures[0].value, "MyErr { code: 7 }");
+    }
+
+    #[test]
+    fn hostile_text_stays_bounded() {
+        let p = Pattern::new(&t(&["$a", "a", "$b", "a", "$c", "a", "$d", "b"]), false);
+        let text = "a".repeat(5000);
+        assert!(p.full(&text).is_none());
+    }
+
+    #[test]
+    fn resemblance_of_truncated_text() {
+        let p = Pattern::new(
+            &t(&[
+                "the given key ",
+                "$k",
+                " was not found in the configuration store",
+            ]),
+            false,
+        );
+        let r = p.resemblance("the given key foo was not found in the");
+        assert!(r > 0.5, "{r}");
+        assert!(p.resemblance("completely unrelated words here") < 0.1);
+    }
+}
