@@ -17,6 +17,11 @@ const MAX_PER_MESSAGE: usize = 10;
 const MAX_DEPTH: u32 = 2;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
+/// A literal in test code (an expectation, not an origin) counts less.
+const TEST_LITERAL_WEIGHT: f64 = 0.5;
+/// An inner match is the root cause when its template explains more than
+/// this share of the characters its wrapper's template does.
+const ROOT_SHARE: f64 = 0.5;
 
 /// Why a match is believed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -110,6 +115,9 @@ pub struct Match {
     pub inner_of: Option<usize>,
     /// The site is test code.
     pub is_test: bool,
+    /// Characters of literal template text the match explains.
+    #[serde(skip)]
+    pub literal_chars: usize,
 }
 
 /// The answer: the messages found and the sites that explain them, per
@@ -120,6 +128,9 @@ pub struct Explanation {
     pub messages: Vec<Message>,
     /// Matches, grouped by message, best first within each.
     pub matches: Vec<Match>,
+    /// Per message, the index in `matches` of its most specific
+    /// explanation (see [`Explanation::best`]).
+    pub best: Vec<Option<usize>>,
 }
 
 impl Explanation {
@@ -132,6 +143,14 @@ impl Explanation {
     /// while an inner error printed in one of its holes is matched whole,
     /// that inner match (the root cause under a wrapper).
     pub fn best(&self, mi: usize) -> Option<&Match> {
+        self.best
+            .get(mi)
+            .copied()
+            .flatten()
+            .map(|i| &self.matches[i])
+    }
+
+    fn best_index(&self, mi: usize) -> Option<usize> {
         let mut cur = self
             .matches
             .iter()
@@ -142,12 +161,14 @@ impl Explanation {
                 .iter()
                 .enumerate()
                 .filter(|(_, m)| {
-                    m.inner_of == Some(cur) && m.evidence.contains(&Evidence::Template)
+                    m.inner_of == Some(cur)
+                        && m.evidence.contains(&Evidence::Template)
+                        && is_root_cause(&self.matches[cur], m)
                 })
                 .max_by(|a, b| a.1.score.total_cmp(&b.1.score));
             match inner {
                 Some((i, _)) => cur = i,
-                None => return self.matches.get(cur),
+                None => return Some(cur),
             }
         }
     }
@@ -205,7 +226,13 @@ impl Index {
                 self.explain_holes(mi, first, &mut matches, 1);
             }
         }
-        Explanation { messages, matches }
+        let mut x = Explanation {
+            messages,
+            matches,
+            best: Vec::new(),
+        };
+        x.best = (0..x.messages.len()).map(|mi| x.best_index(mi)).collect();
+        x
     }
 
     /// Explains the longer hole texts of match `parent` as messages of
@@ -219,6 +246,7 @@ impl Index {
             .iter()
             .map(|c| c.value.clone())
             .collect();
+
         for value in values {
             let inner = unquote(&value);
             if inner.chars().count() < 8 || !inner.chars().any(char::is_alphabetic) {
@@ -316,6 +344,7 @@ impl Index {
             unexplained,
             inner_of,
             is_test: c.is_test,
+            literal_chars: c.found.as_ref().map_or(0, |f| f.literal),
         }
     }
 
@@ -417,8 +446,14 @@ impl Index {
                 }
             }
             for &l in self.literals_by_pattern.get(&pid).into_iter().flatten() {
+                let in_tests = is_test_path(&self.literals[l as usize].path);
                 let c = cands.entry(Target::Literal(l)).or_default();
-                c.text = text_score * LITERAL_WEIGHT;
+                c.text = text_score
+                    * if in_tests {
+                        TEST_LITERAL_WEIGHT
+                    } else {
+                        LITERAL_WEIGHT
+                    };
                 c.found = found.clone();
                 c.evidence.push(ev);
             }
@@ -456,6 +491,25 @@ fn path_agrees(loc: &Location, repo: &str, revision: &str, site_path: &str) -> (
             || site_path.ends_with(&format!("/{p}")),
         false,
     )
+}
+
+/// Whether `inner`, an error printed in a hole of `outer`, is the cause to
+/// report: always under std's `unwrap`/`expect` texts (they say nothing of
+/// the cause), else when it explains enough text of its own. A literal of
+/// the literal index is never the cause of its wrapper (it is the value a
+/// hole printed, such as a position's name).
+fn is_root_cause(outer: &Match, inner: &Match) -> bool {
+    let wrapper = matches!(
+        outer.kind,
+        MatchKind::Site(Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr)
+    );
+    let site = matches!(inner.kind, MatchKind::Site(_));
+    site && (wrapper || inner.literal_chars as f64 > outer.literal_chars as f64 * ROOT_SHARE)
+}
+
+/// Test code by path (`tests/`, `benches/`, `tests.rs`).
+fn is_test_path(path: &str) -> bool {
+    path.split('/').any(|p| p == "tests" || p == "benches") || path.ends_with("/tests.rs")
 }
 
 /// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`).
