@@ -142,16 +142,30 @@ fn explain_answers_garbage_clearly() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("c.db");
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kinds");
-    assert!(errdex(&db).arg("index").arg(&fixture).output().unwrap().status.success());
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&fixture)
+        .output()
+        .unwrap()
+        .status
+        .success());
 
     // Binary input: one line, exit 2.
-    let out = errdex(&db).args(["explain", "-"]).write_stdin(vec![0u8, 1, 2, 3, 255, 0]).output().unwrap();
+    let out = errdex(&db)
+        .args(["explain", "-"])
+        .write_stdin(vec![0u8, 1, 2, 3, 255, 0])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     one_line_error(&out);
 
     // Empty input and unrelated text: nothing matched, exit 1, no panic.
     for input in ["".to_string(), "zzqx vvwk".to_string()] {
-        let out = errdex(&db).args(["explain", "--json", "-"]).write_stdin(input).output().unwrap();
+        let out = errdex(&db)
+            .args(["explain", "--json", "-"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(1));
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["matches"].as_array().unwrap().len(), 0);
@@ -159,7 +173,11 @@ fn explain_answers_garbage_clearly() {
 
     // 10 MB of text: read up to the limit, answered.
     let big = "division by zero: 1 / 0\n".repeat(450_000);
-    let out = errdex(&db).args(["explain", "--json", "-"]).write_stdin(big).output().unwrap();
+    let out = errdex(&db)
+        .args(["explain", "--json", "-"])
+        .write_stdin(big)
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["matches"][0]["path"], "src/lib.rs");
@@ -172,7 +190,17 @@ fn explain_answers_garbage_clearly() {
         .unwrap();
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     let m = &v["matches"][0];
-    assert_eq!((m["line"].as_u64(), m["kind"].as_str()), (Some(32), Some("panic")));
-    assert!(m["evidence"].as_array().unwrap().iter().any(|e| e == "location"));
-    assert_eq!(m["captures"][0], serde_json::json!({"arg": "a", "value": "7"}));
+    assert_eq!(
+        (m["line"].as_u64(), m["kind"].as_str()),
+        (Some(32), Some("panic"))
+    );
+    assert!(m["evidence"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e == "location"));
+    assert_eq!(
+        m["captures"][0],
+        serde_json::json!({"arg": "a", "value": "7"})
+    );
 }

@@ -8,6 +8,7 @@ use crate::pattern::{normalize, Found};
 use errdex_model::Kind;
 use serde::Serialize;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Messages longer than this are matched on their first part only.
 const MAX_MESSAGE: usize = 16 * 1024;
@@ -17,6 +18,12 @@ const MAX_PER_MESSAGE: usize = 10;
 const MAX_DEPTH: u32 = 2;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
+/// Sites of one template considered per query (besides located ones).
+const MAX_SITES_PER_TEMPLATE: usize = 32;
+/// Templates tried for resemblance per query, at most.
+const MAX_RESEMBLANCE: usize = 48;
+/// Resemblance is tried only when no whole or partial match scores this.
+const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A literal in test code (an expectation, not an origin) counts less.
 const TEST_LITERAL_WEIGHT: f64 = 0.5;
 /// An inner match is the root cause when its template explains more than
@@ -184,7 +191,7 @@ enum Target {
 #[derive(Default, Clone)]
 struct Candidate {
     text: f64,
-    found: Option<Found>,
+    found: Option<Rc<Found>>,
     evidence: Vec<Evidence>,
     location: f64,
     /// The input names a location, so location counts in the score.
@@ -401,7 +408,8 @@ impl Index {
             }
         }
 
-        let mut patterns: Vec<u32> = self.candidates(&norm);
+        let found_by_words = self.candidates(&norm);
+        let mut patterns: Vec<u32> = found_by_words.complete;
         for t in cands.keys() {
             if let Target::Site(entry, _) = t {
                 patterns.push(self.entries[*entry as usize].pattern as u32);
@@ -409,29 +417,57 @@ impl Index {
         }
         patterns.sort_unstable();
         patterns.dedup();
-        let version_named = location.and_then(|l| l.registry.as_ref());
+        // Whole and partial matches first; resemblance (slower, weaker)
+        // only when they explain little.
+        let mut verdicts: Vec<(u32, Option<Found>, f64, Evidence)> = Vec::new();
+        let mut unmatched = Vec::new();
         for pid in patterns {
             let p = &self.patterns[pid as usize];
             if p.literal_len() == 0 {
                 continue;
             }
-            let (found, text_score, ev) = if let Some(f) = p.full(&norm) {
+            if let Some(f) = p.full(&norm) {
                 let share = f.literal as f64 / chars as f64;
-                (Some(f), 0.5 + 0.5 * share.min(1.0), Evidence::Template)
+                verdicts.push((pid, Some(f), 0.5 + 0.5 * share.min(1.0), Evidence::Template));
             } else if let Some(f) = p.within(&norm) {
                 let share = f.literal as f64 / chars as f64;
-                (Some(f), 0.2 + 0.45 * share.min(1.0), Evidence::TemplatePart)
+                verdicts.push((
+                    pid,
+                    Some(f),
+                    0.2 + 0.45 * share.min(1.0),
+                    Evidence::TemplatePart,
+                ));
             } else {
-                let r = p.resemblance(&norm);
-                if r < 0.4 {
-                    continue;
+                unmatched.push(pid);
+            }
+        }
+        if verdicts.iter().all(|v| v.2 < RESEMBLANCE_BELOW) {
+            let tries = unmatched
+                .into_iter()
+                .chain(found_by_words.partial)
+                .take(MAX_RESEMBLANCE);
+            for pid in tries {
+                let r = self.patterns[pid as usize].resemblance(&norm);
+                if r >= 0.4 {
+                    verdicts.push((pid, None, 0.5 * r, Evidence::Resemblance));
                 }
-                (None, 0.5 * r, Evidence::Resemblance)
-            };
+            }
+        }
+        let version_named = location.and_then(|l| l.registry.as_ref());
+        for (pid, found, text_score, ev) in verdicts {
+            let found = found.map(Rc::new);
+            // Sites sharing a template score alike; beyond a few, only
+            // those with location evidence can rank apart.
+            let mut taken = 0;
             for &entry in &self.by_pattern[pid as usize] {
                 let e = &self.entries[entry as usize];
                 for (site, s) in e.error.sites.iter().enumerate() {
-                    let c = cands.entry(Target::Site(entry, site as u32)).or_default();
+                    let key = Target::Site(entry, site as u32);
+                    if taken >= MAX_SITES_PER_TEMPLATE && !cands.contains_key(&key) {
+                        continue;
+                    }
+                    taken += 1;
+                    let c = cands.entry(key).or_default();
                     c.text = text_score;
                     c.found = found.clone();
                     c.evidence.push(ev);

@@ -12,6 +12,17 @@ use std::collections::HashMap;
 const ANCHORS: usize = 2;
 /// Words of a query looked up, at most.
 const MAX_QUERY_WORDS: usize = 512;
+/// Templates sharing only some anchor words with a query that are tried
+/// for resemblance, at most.
+const MAX_PARTIAL: usize = 64;
+
+/// The templates a query may match: those whose every anchor word it
+/// contains (a whole or partial match is possible), and those sharing only
+/// some (a resemblance at best), most shared first.
+pub(crate) struct Candidates {
+    pub complete: Vec<u32>,
+    pub partial: Vec<u32>,
+}
 
 /// An error of one snapshot, with its sites.
 #[derive(Debug, Clone)]
@@ -36,6 +47,11 @@ pub struct Index {
     pub(crate) literals_by_pattern: HashMap<u32, Vec<u32>>,
     /// Anchor word → patterns filed under it.
     pub(crate) words: HashMap<String, Vec<u32>>,
+    /// Number of anchor words of each pattern.
+    pub(crate) anchors: Vec<u8>,
+    /// Hashes of each pattern's whole words (lowercased): a message it
+    /// matches contains them all, a check far cheaper than matching.
+    pub(crate) pattern_words: Vec<Box<[u64]>>,
     /// (file name, reported line) → (entry, site index).
     pub(crate) by_line: HashMap<(String, u32), Vec<(u32, u32)>>,
 }
@@ -43,6 +59,16 @@ pub struct Index {
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
 fn has_debug_suffix(kind: Kind) -> bool {
     matches!(kind, Kind::Expect | Kind::ExpectErr)
+}
+
+/// A word's hash, for the cheap all-words check.
+pub(crate) fn word_hash(w: &str) -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    static STATE: std::sync::OnceLock<std::collections::hash_map::RandomState> =
+        std::sync::OnceLock::new();
+    let mut h = STATE.get_or_init(Default::default).build_hasher();
+    h.write(w.as_bytes());
+    h.finish()
 }
 
 /// The file name of a path.
@@ -105,15 +131,16 @@ impl Index {
         let lowered: Vec<Vec<String>> = patterns
             .iter()
             .map(|p| {
-                let mut w: Vec<String> = p
-                    .literals()
-                    .flat_map(words)
-                    .map(str::to_lowercase)
-                    .collect();
+                let mut w: Vec<String> =
+                    p.whole_words().into_iter().map(str::to_lowercase).collect();
                 w.sort();
                 w.dedup();
                 w
             })
+            .collect();
+        let pattern_words: Vec<Box<[u64]>> = lowered
+            .iter()
+            .map(|ws| ws.iter().map(|w| word_hash(w)).collect())
             .collect();
         let mut df: HashMap<&str, u32> = HashMap::new();
         for ws in &lowered {
@@ -122,10 +149,13 @@ impl Index {
             }
         }
         let mut index_words: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut anchors = Vec::with_capacity(lowered.len());
         for (pid, ws) in lowered.iter().enumerate() {
             let mut ranked: Vec<&String> = ws.iter().collect();
             ranked.sort_by_key(|w| (df[w.as_str()], std::cmp::Reverse(w.len())));
-            for w in ranked.into_iter().take(ANCHORS) {
+            ranked.truncate(ANCHORS);
+            anchors.push(ranked.len() as u8);
+            for w in ranked {
                 index_words.entry(w.clone()).or_default().push(pid as u32);
             }
         }
@@ -136,6 +166,8 @@ impl Index {
             literals,
             literals_by_pattern,
             words: index_words,
+            anchors,
+            pattern_words,
             by_line,
         }
     }
@@ -156,19 +188,40 @@ impl Index {
     }
 
     /// Patterns filed under any word of `text`.
-    pub(crate) fn candidates(&self, text: &str) -> Vec<u32> {
+    pub(crate) fn candidates(&self, text: &str) -> Candidates {
+        let query_words: std::collections::HashSet<String> = words(text)
+            .take(MAX_QUERY_WORDS)
+            .map(str::to_lowercase)
+            .collect();
         let mut out: Vec<u32> = Vec::new();
-        let mut seen_words = std::collections::HashSet::new();
-        for w in words(text).take(MAX_QUERY_WORDS) {
-            let w = w.to_lowercase();
-            if let Some(p) = self.words.get(&w) {
-                if seen_words.insert(w) {
-                    out.extend_from_slice(p);
-                }
+        for w in &query_words {
+            if let Some(p) = self.words.get(w) {
+                out.extend_from_slice(p);
             }
         }
         out.sort_unstable();
-        out.dedup();
-        out
+        let query: std::collections::HashSet<u64> =
+            query_words.iter().map(|w| word_hash(w)).collect();
+        let mut complete = Vec::new();
+        let mut partial: Vec<(usize, u32)> = Vec::new();
+        for run in out.chunk_by(|a, b| a == b) {
+            let pid = run[0];
+            let all_anchors = run.len() >= self.anchors[pid as usize] as usize;
+            if all_anchors
+                && self.pattern_words[pid as usize]
+                    .iter()
+                    .all(|h| query.contains(h))
+            {
+                complete.push(pid);
+            } else {
+                partial.push((run.len(), pid));
+            }
+        }
+        partial.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        partial.truncate(MAX_PARTIAL);
+        Candidates {
+            complete,
+            partial: partial.into_iter().map(|(_, p)| p).collect(),
+        }
     }
 }

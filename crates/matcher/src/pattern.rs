@@ -124,6 +124,27 @@ impl Pattern {
         Pattern { segs, literal_len }
     }
 
+    /// The words a message that this template matches must contain: the
+    /// words of its literal segments, less those glued to a hole (a hole's
+    /// value may extend them, `v{}` printing `v42`).
+    pub fn whole_words(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        let n = self.segs.len();
+        for (i, seg) in self.segs.iter().enumerate() {
+            let Seg::Lit(l) = seg else { continue };
+            let mut ws: Vec<&str> = words(l).collect();
+            let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if i + 1 < n && glued(l.chars().last()) {
+                ws.pop();
+            }
+            if i > 0 && glued(l.chars().next()) && !ws.is_empty() {
+                ws.remove(0);
+            }
+            out.extend(ws);
+        }
+        out
+    }
+
     /// Characters of literal text.
     pub fn literal_len(&self) -> usize {
         self.literal_len

@@ -1,0 +1,267 @@
+//! Explain latency on a catalogue of over a million templates, side by
+//! side with a linear scan that tries every template's matcher.
+//!
+//! The templates: every error of 14 real crates fetched through cargo
+//! (extracted by errdex), then synthetic ones derived from them until there
+//! are 1 000 000 distinct templates: each derived template is a real one
+//! with about half its words replaced by words drawn from the real
+//! templates' vocabulary (so word frequencies stay realistic). The queries:
+//! the 61 captured real outputs of tests/corpus/raw, and messages rendered
+//! from real templates with their holes filled.
+//!
+//! Run: `cargo bench -p errdex-match --bench explain_speed` (`-- --no-scan`
+//! skips the slow baseline).
+
+use errdex_catalog::{MatchEntry, MatchSite};
+use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_match::{normalize, Index, Pattern};
+use errdex_model::{Piece, Template};
+use errdex_source::{load, SourceSpec};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+const CRATES: &[&str] = &[
+    "crate:tokio@1.47.1",
+    "crate:regex-automata@0.4.9",
+    "crate:clap_builder@4.5.47",
+    "crate:regex-syntax@0.8.5",
+    "crate:syn@2.0.106",
+    "crate:hyper@1.7.0",
+    "crate:serde_json@1.0.140",
+    "crate:serde@1.0.219",
+    "crate:semver@1.0.26",
+    "crate:http@1.3.1",
+    "crate:humantime@2.2.0",
+    "crate:url@2.5.4",
+    "crate:base64@0.22.1",
+    "crate:uuid@1.17.0",
+];
+const TARGET: usize = 1_000_000;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn rss_mb() -> f64 {
+    let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    s.lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|k| k.parse::<f64>().ok())
+        .map(|k| k / 1024.0)
+        .unwrap_or(0.0)
+}
+
+fn entry(id: usize, repo: &str, template: Template, path: &str, line: u32) -> MatchEntry {
+    MatchEntry {
+        id: format!("{id:016x}"),
+        repo: repo.to_string(),
+        revision: "1".into(),
+        snapshot_id: 1,
+        kind: errdex_model::Kind::Panic,
+        template,
+        item_path: String::new(),
+        sites: vec![MatchSite {
+            path: path.to_string(),
+            line,
+            end_line: line,
+            report_line: line,
+            report_column: 1,
+            reported_at_caller: false,
+            is_test: false,
+        }],
+    }
+}
+
+/// A real template with about half its words swapped for vocabulary words.
+fn derive(t: &Template, vocab: &[String], rng: &mut Rng) -> Template {
+    let mut out = Template::new();
+    for p in t.pieces() {
+        match p {
+            Piece::Hole(h) => out.push_hole(h.clone()),
+            Piece::Lit(s) => {
+                let mut text = String::new();
+                for (i, w) in s.split(' ').enumerate() {
+                    if i > 0 {
+                        text.push(' ');
+                    }
+                    if w.len() >= 2 && rng.below(2) == 0 {
+                        text.push_str(&vocab[rng.below(vocab.len())]);
+                    } else {
+                        text.push_str(w);
+                    }
+                }
+                out.push_lit(&text);
+            }
+        }
+    }
+    out
+}
+
+/// A message a template prints, holes filled with plausible values.
+fn render(t: &Template, rng: &mut Rng) -> String {
+    let mut s = String::new();
+    for p in t.pieces() {
+        match p {
+            Piece::Lit(l) => s.push_str(l),
+            Piece::Hole(_) => s.push_str(&format!("v{}", rng.below(1000))),
+        }
+    }
+    s
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+fn main() {
+    let mut real: Vec<Template> = Vec::new();
+    let mut entries = Vec::new();
+    for spec in CRATES {
+        let s = load(&SourceSpec::parse(spec).unwrap(), &|p| {
+            RustExtractor.handles(p)
+        })
+        .expect("crate loads");
+        let x = extract_all(&RustExtractor, &s.files);
+        for site in x.sites {
+            if site.template.literal_len() > 0 {
+                entries.push(entry(
+                    entries.len(),
+                    &s.meta.repo,
+                    site.template.clone(),
+                    &site.path,
+                    site.report_line,
+                ));
+                real.push(site.template);
+            }
+        }
+    }
+    real.sort_by_key(|t| t.to_string());
+    real.dedup();
+    let mut vocab: Vec<String> = real
+        .iter()
+        .flat_map(|t| {
+            t.literals()
+                .flat_map(|l| l.split(' '))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|w| w.len() >= 3 && w.chars().all(char::is_alphanumeric))
+        .collect();
+    vocab.sort();
+    vocab.dedup();
+    let real_count = real.len();
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let mut distinct = std::collections::HashSet::new();
+    for t in &real {
+        distinct.insert(t.clone());
+    }
+    while distinct.len() < TARGET {
+        let t = derive(&real[rng.below(real.len())], &vocab, &mut rng);
+        if distinct.insert(t.clone()) {
+            let n = entries.len();
+            entries.push(entry(
+                n,
+                "synthetic",
+                t,
+                "src/lib.rs",
+                (n % 5000) as u32 + 1,
+            ));
+        }
+    }
+    let templates: Vec<Template> = distinct.into_iter().collect();
+    println!(
+        "catalogue: {} entries, {} distinct templates ({} real from {} crates, the rest derived)",
+        entries.len(),
+        templates.len(),
+        real_count,
+        CRATES.len()
+    );
+
+    let before = rss_mb();
+    let t = Instant::now();
+    let index = Index::build(entries, Vec::new());
+    let build = t.elapsed();
+    let after = rss_mb();
+    println!(
+        "index: built in {:.2} s, {} templates, +{:.0} MB resident",
+        build.as_secs_f64(),
+        index.templates(),
+        after - before
+    );
+
+    // Queries: captured real outputs, and messages rendered from real templates.
+    let mut queries: Vec<String> = Vec::new();
+    let raw = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus/raw");
+    let mut files: Vec<_> = std::fs::read_dir(&raw)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    for f in files {
+        queries.push(std::fs::read_to_string(f).unwrap());
+    }
+    let captured = queries.len();
+    for _ in 0..1000 {
+        queries.push(render(&real[rng.below(real.len())], &mut rng));
+    }
+    let mut lat = Vec::with_capacity(queries.len());
+    let mut matched = 0;
+    for _round in 0..3 {
+        for q in &queries {
+            let t = Instant::now();
+            let x = index.explain(q);
+            lat.push(t.elapsed());
+            matched += usize::from(x.matched());
+        }
+    }
+    lat.sort();
+    let (p50, p99) = (percentile(&lat, 0.5), percentile(&lat, 0.99));
+    println!(
+        "indexed explain over {} queries ({captured} captured outputs, {} rendered), 3 rounds: p50 {:.3} ms, p99 {:.3} ms, {} matched",
+        queries.len(),
+        queries.len() - captured,
+        p50.as_secs_f64() * 1e3,
+        p99.as_secs_f64() * 1e3,
+        matched / 3
+    );
+
+    if std::env::args().any(|a| a == "--no-scan") {
+        return;
+    }
+    // Baseline: every template's matcher tried on the message.
+    let patterns: Vec<Pattern> = templates.iter().map(|t| Pattern::new(t, false)).collect();
+    let mut scan = Vec::new();
+    for q in queries.iter().step_by(queries.len() / 40) {
+        let text = normalize(q);
+        let t = Instant::now();
+        let hits = patterns
+            .iter()
+            .filter(|p| p.full(&text).is_some() || p.within(&text).is_some())
+            .count();
+        scan.push(t.elapsed());
+        std::hint::black_box(hits);
+    }
+    scan.sort();
+    let scan50 = percentile(&scan, 0.5);
+    println!(
+        "linear scan over {} queries: p50 {:.1} ms, p99 {:.1} ms",
+        scan.len(),
+        scan50.as_secs_f64() * 1e3,
+        percentile(&scan, 0.99).as_secs_f64() * 1e3
+    );
+    println!(
+        "speed-up at p50: {:.0}×",
+        scan50.as_secs_f64() / p50.as_secs_f64()
+    );
+}
