@@ -217,8 +217,12 @@ impl Index {
                 partial.push((run.len(), pid));
             }
         }
-        partial.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        partial.truncate(MAX_PARTIAL);
+        let by_hits = |a: &(usize, u32), b: &(usize, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        if partial.len() > MAX_PARTIAL {
+            partial.select_nth_unstable_by(MAX_PARTIAL, by_hits);
+            partial.truncate(MAX_PARTIAL);
+        }
+        partial.sort_by(by_hits);
         Candidates {
             complete,
             partial: partial.into_iter().map(|(_, p)| p).collect(),
