@@ -87,73 +87,48 @@ fn print_human(
         for l in m.text.lines() {
             let _ = writeln!(o, "    {l}");
         }
-        let matches: Vec<(usize, &errdex_match::Match)> = x
+        let Some(best) = x.best(mi) else {
+            let _ = writeln!(o, "  no site found");
+            continue;
+        };
+        let _ = writeln!(o, "  best: {}", describe(best));
+        print_values(o, best);
+        for (n, line) in catalog.excerpt(
+            best.snapshot_id,
+            &best.path,
+            best.line.saturating_sub(1),
+            best.end_line + 1,
+        )? {
+            let _ = writeln!(o, "     {n:>5} | {line}");
+        }
+        if let Some(id) = &best.error_id {
+            let _ = writeln!(o, "     errdex show {id}");
+        }
+        // The chain of wrappers above the best match, then other candidates;
+        // sites sharing a template are folded.
+        let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut folded = 0;
+        let others: Vec<&errdex_match::Match> = x
             .matches
             .iter()
-            .enumerate()
-            .filter(|(_, k)| k.message == mi)
+            .filter(|k| k.message == mi && !std::ptr::eq(*k, best))
             .collect();
-        if matches.is_empty() {
-            let _ = writeln!(o, "  no site found");
+        if !others.is_empty() {
+            let _ = writeln!(o, "  also:");
         }
-        let mut rank = 0;
-        for (i, k) in &matches {
-            let inner = match k.inner_of {
-                Some(parent) => format!("   (explains a value printed by match {})", parent + 1),
-                None => {
-                    rank += 1;
-                    String::new()
-                }
-            };
-            let evidence: Vec<String> = k
-                .evidence
-                .iter()
-                .map(|e| format!("{e:?}").to_lowercase())
-                .collect();
-            let test = if k.is_test { " [test]" } else { "" };
-            let _ = writeln!(
-                o,
-                "  {}. {}@{} {}:{} {} score {:.2} ({}){test}{inner}",
-                i + 1,
-                k.repo,
-                k.revision,
-                k.path,
-                k.line,
-                k.kind.as_str(),
-                k.score,
-                evidence.join(", ")
-            );
-            let _ = writeln!(o, "     {}", k.template.replace('\n', "⏎"));
-            if !k.captures.is_empty() {
-                let vals: Vec<String> = k
-                    .captures
-                    .iter()
-                    .map(|c| {
-                        if c.arg.is_empty() {
-                            format!("{:?}", c.value)
-                        } else {
-                            format!("{} = {}", c.arg, c.value)
-                        }
-                    })
-                    .collect();
-                let _ = writeln!(o, "     values: {}", vals.join(", "));
+        for k in others {
+            let seen = shown.entry(k.template.as_str()).or_insert(0);
+            *seen += 1;
+            if *seen > 2 {
+                folded += 1;
+                continue;
             }
-            for u in &k.unexplained {
-                let _ = writeln!(o, "     not explained by this template: {u:?}");
-            }
-            if rank == 1 && k.inner_of.is_none() {
-                for (n, line) in catalog.excerpt(
-                    k.snapshot_id,
-                    &k.path,
-                    k.line.saturating_sub(1),
-                    k.end_line + 1,
-                )? {
-                    let _ = writeln!(o, "     {n:>5} | {line}");
-                }
-                if let Some(id) = &k.error_id {
-                    let _ = writeln!(o, "     errdex show {id}");
-                }
-            }
+            let role = if k.inner_of.is_some() { " inner" } else { "" };
+            let _ = writeln!(o, "   -{role} {}", describe(k));
+            print_values(o, k);
+        }
+        if folded > 0 {
+            let _ = writeln!(o, "   ({folded} more sites with the same templates)");
         }
     }
     let _ = writeln!(
@@ -162,4 +137,45 @@ fn print_human(
         info.templates, info.entries, info.built, info.build_ms
     );
     Ok(())
+}
+
+/// One line: where, what kind, how sure, why, and the template.
+fn describe(k: &errdex_match::Match) -> String {
+    let evidence: Vec<String> = k
+        .evidence
+        .iter()
+        .map(|e| format!("{e:?}").to_lowercase())
+        .collect();
+    let test = if k.is_test { " [test]" } else { "" };
+    format!(
+        "{}@{} {}:{} {} (score {:.2}; {}){test}\n     {}",
+        k.repo,
+        k.revision,
+        k.path,
+        k.line,
+        k.kind.as_str(),
+        k.score,
+        evidence.join(", "),
+        k.template.replace('\n', "⏎")
+    )
+}
+
+fn print_values(o: &mut String, k: &errdex_match::Match) {
+    if !k.captures.is_empty() {
+        let vals: Vec<String> = k
+            .captures
+            .iter()
+            .map(|c| {
+                if c.arg.is_empty() {
+                    format!("{:?}", c.value)
+                } else {
+                    format!("{} = {}", c.arg, c.value)
+                }
+            })
+            .collect();
+        let _ = writeln!(o, "     values: {}", vals.join(", "));
+    }
+    for u in &k.unexplained {
+        let _ = writeln!(o, "     not explained by this template: {u:?}");
+    }
 }
