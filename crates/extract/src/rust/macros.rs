@@ -70,7 +70,9 @@ impl<'a> Walker<'a> {
             "panic" | "unreachable" | "unimplemented" | "todo" => {
                 Some(self.panic_site(node, report, &name, &args))
             }
-            "assert" | "debug_assert" => Some(self.assert_site(node, report, &args)),
+            "assert" | "debug_assert" => {
+                Some(self.condition_site(node, report, &args, Kind::Assert))
+            }
             "assert_eq" | "debug_assert_eq" | "assert_ne" | "debug_assert_ne" => {
                 Some(self.assert_eq_site(node, report, &name, &args))
             }
@@ -82,7 +84,7 @@ impl<'a> Walker<'a> {
                 let t = self.format_args_template(&args);
                 Some(self.new_site(node, report, Kind::Bail, t))
             }
-            "ensure" => Some(self.ensure_site(node, report, &args)),
+            "ensure" => Some(self.condition_site(node, report, &args, Kind::Ensure)),
             "error" | "warn" if is_log_path(&path) => {
                 let kind = if name == "error" {
                     Kind::LogError
@@ -166,7 +168,15 @@ impl<'a> Walker<'a> {
         self.new_site(node, report, kind, t)
     }
 
-    fn assert_site(&mut self, node: Node, report: Node, args: &[Arg]) -> errdex_model::Site {
+    /// `assert!(cond[, fmt, ..])` and `ensure!(cond[, fmt, ..])`: the custom
+    /// message, or the default text around the condition as rustc prints it.
+    fn condition_site(
+        &mut self,
+        node: Node,
+        report: Node,
+        args: &[Arg],
+        kind: Kind,
+    ) -> errdex_model::Site {
         let t = if args.len() > 1 {
             self.format_args_template(&args[1..])
         } else {
@@ -174,9 +184,12 @@ impl<'a> Walker<'a> {
                 .first()
                 .map(|a| tokens::pretty(&a.tokens, self.src()))
                 .unwrap_or_default();
-            Template::literal(format!("assertion failed: {cond}"))
+            Template::literal(match kind {
+                Kind::Ensure => format!("Condition failed: `{cond}`"),
+                _ => format!("assertion failed: {cond}"),
+            })
         };
-        self.new_site(node, report, Kind::Assert, t)
+        self.new_site(node, report, kind, t)
     }
 
     fn assert_eq_site(
@@ -215,19 +228,6 @@ impl<'a> Walker<'a> {
             }
         }
         self.new_site(node, report, kind, t)
-    }
-
-    fn ensure_site(&mut self, node: Node, report: Node, args: &[Arg]) -> errdex_model::Site {
-        let t = if args.len() > 1 {
-            self.format_args_template(&args[1..])
-        } else {
-            let cond = args
-                .first()
-                .map(|a| tokens::pretty(&a.tokens, self.src()))
-                .unwrap_or_default();
-            Template::literal(format!("Condition failed: `{cond}`"))
-        };
-        self.new_site(node, report, Kind::Ensure, t)
     }
 
     /// The message of `error!`/`warn!`: skips `target:`/`parent:`/`name:`
