@@ -10,7 +10,7 @@
 //! from real templates with their holes filled.
 //!
 //! Run: `cargo bench -p errdex-match --bench explain_speed` (`-- --no-scan`
-//! skips the slow baseline).
+//! skips the slow baseline, `-- --rounds N` repeats the queries).
 
 use errdex_catalog::{MatchEntry, MatchSite};
 use errdex_extract::{extract_all, Extractor, RustExtractor};
@@ -217,7 +217,12 @@ fn main() {
     }
     let mut lat = Vec::with_capacity(queries.len());
     let mut matched = 0;
-    for _round in 0..3 {
+    let rounds: usize = std::env::args()
+        .skip_while(|a| a != "--rounds")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(3);
+    for _round in 0..rounds {
         for q in &queries {
             let t = Instant::now();
             let x = index.explain(q);
@@ -225,10 +230,11 @@ fn main() {
             matched += usize::from(x.matched());
         }
     }
+    let matched = matched * 3 / rounds;
     lat.sort();
     let (p50, p99) = (percentile(&lat, 0.5), percentile(&lat, 0.99));
     println!(
-        "indexed explain over {} queries ({captured} captured outputs, {} rendered), 3 rounds: p50 {:.3} ms, p99 {:.3} ms, {} matched",
+        "indexed explain over {} queries ({captured} captured outputs, {} rendered), {rounds} rounds: p50 {:.3} ms, p99 {:.3} ms, {} matched",
         queries.len(),
         queries.len() - captured,
         p50.as_secs_f64() * 1e3,

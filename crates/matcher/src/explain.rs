@@ -18,6 +18,8 @@ const MAX_PER_MESSAGE: usize = 10;
 const MAX_DEPTH: u32 = 2;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
+/// Templates whose sites are ranked per query, at most.
+const MAX_TEMPLATES: usize = 64;
 /// Sites of one template considered per query (besides located ones).
 const MAX_SITES_PER_TEMPLATE: usize = 32;
 /// Templates tried for resemblance per query, at most.
@@ -188,11 +190,48 @@ enum Target {
     Literal(u32),
 }
 
+/// A set of [`Evidence`], one bit each.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+struct EvidenceSet(u8);
+
+impl EvidenceSet {
+    const ALL: [Evidence; 6] = [
+        Evidence::Location,
+        Evidence::Frame,
+        Evidence::Template,
+        Evidence::TemplatePart,
+        Evidence::Resemblance,
+        Evidence::Version,
+    ];
+
+    fn bit(e: Evidence) -> u8 {
+        1 << Self::ALL
+            .iter()
+            .position(|x| *x == e)
+            .expect("every evidence is listed")
+    }
+
+    fn push(&mut self, e: Evidence) {
+        self.0 |= Self::bit(e);
+    }
+
+    fn contains(&self, e: Evidence) -> bool {
+        self.0 & Self::bit(e) != 0
+    }
+
+    fn to_vec(self) -> Vec<Evidence> {
+        Self::ALL
+            .into_iter()
+            .filter(|e| self.contains(*e))
+            .collect()
+    }
+}
+
 #[derive(Default, Clone)]
 struct Candidate {
     text: f64,
     found: Option<Rc<Found>>,
-    evidence: Vec<Evidence>,
+    evidence: EvidenceSet,
     location: f64,
     /// The input names a location, so location counts in the score.
     input_located: bool,
@@ -208,7 +247,7 @@ impl Candidate {
         } else {
             self.text
         };
-        if self.evidence.contains(&Evidence::Version) {
+        if self.evidence.contains(Evidence::Version) {
             s += 0.02;
         }
         if self.is_test {
@@ -290,18 +329,19 @@ impl Index {
                 }
             }
         }
-        let mut evidence = c.evidence.clone();
-        evidence.sort();
-        evidence.dedup();
-        let captures = c
-            .found
-            .iter()
-            .flat_map(|f| &f.captures)
-            .map(|k| Captured {
-                arg: k.arg.clone(),
-                value: k.value.clone(),
-            })
-            .collect();
+        let evidence = c.evidence.to_vec();
+        let captures = match (target, &c.found) {
+            (Target::Site(entry, _), Some(f)) => self.patterns
+                [self.entries[entry as usize].pattern]
+                .captures(f, &norm)
+                .into_iter()
+                .map(|k| Captured {
+                    arg: k.arg,
+                    value: k.value,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
         let (error_id, repo, revision, path, line, end_line, kind, template, snapshot_id) =
             match target {
                 Target::Site(entry, site) => {
@@ -410,11 +450,14 @@ impl Index {
 
         let found_by_words = self.candidates(&norm);
         let mut patterns: Vec<u32> = found_by_words.complete;
-        for t in cands.keys() {
-            if let Target::Site(entry, _) = t {
-                patterns.push(self.entries[*entry as usize].pattern as u32);
-            }
-        }
+        let located_patterns: Vec<u32> = cands
+            .keys()
+            .filter_map(|t| match t {
+                Target::Site(entry, _) => Some(self.entries[*entry as usize].pattern as u32),
+                Target::Literal(_) => None,
+            })
+            .collect();
+        patterns.extend_from_slice(&located_patterns);
         patterns.sort_unstable();
         patterns.dedup();
         // Whole and partial matches first; resemblance (slower, weaker)
@@ -446,13 +489,22 @@ impl Index {
                 .into_iter()
                 .chain(found_by_words.partial)
                 .take(MAX_RESEMBLANCE);
+            let mwords: Vec<&str> = crate::pattern::words(&norm).collect();
             for pid in tries {
-                let r = self.patterns[pid as usize].resemblance(&norm);
+                let r = self.patterns[pid as usize].resemblance_to(&mwords);
                 if r >= 0.4 {
                     verdicts.push((pid, None, 0.5 * r, Evidence::Resemblance));
                 }
             }
         }
+        // Only the best-matching templates (and those of located sites) can
+        // reach the answer.
+        verdicts.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+        let mut kept = 0;
+        verdicts.retain(|v| {
+            kept += 1;
+            kept <= MAX_TEMPLATES || located_patterns.contains(&v.0)
+        });
         let version_named = location.and_then(|l| l.registry.as_ref());
         for (pid, found, text_score, ev) in verdicts {
             let found = found.map(Rc::new);
@@ -500,13 +552,13 @@ impl Index {
                 c.is_test = self.entries[*e as usize].error.sites[*s as usize].is_test;
             }
         }
-        let mut ranked: Vec<(Target, Candidate)> = cands.into_iter().collect();
-        ranked.sort_by(|a, b| {
-            b.1.score()
-                .total_cmp(&a.1.score())
-                .then_with(|| self.place(a.0).cmp(&self.place(b.0)))
+        let mut scored: Vec<(f64, Target, Candidate)> =
+            cands.into_iter().map(|(t, c)| (c.score(), t, c)).collect();
+        scored.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| self.place(a.1).cmp(&self.place(b.1)))
         });
-        ranked
+        scored.into_iter().map(|(_, t, c)| (t, c)).collect()
     }
 }
 

@@ -40,8 +40,9 @@ pub struct Found {
     pub end: usize,
     /// Characters of literal template text matched.
     pub literal: usize,
-    /// What each hole took.
-    pub captures: Vec<Capture>,
+    /// Byte range of the text each hole took (values are made on demand by
+    /// [`Pattern::captures`], so rejected candidates cost no allocation).
+    pub spans: Vec<(usize, usize)>,
 }
 
 /// Folds runs of whitespace into one space and trims the ends.
@@ -164,7 +165,7 @@ impl Pattern {
         let mut budget = BUDGET;
         let end = self.glob(0, text, 0, &mut caps, true, &mut budget)?;
         debug_assert_eq!(end, text.len());
-        Some(self.found(text, 0, end, caps))
+        Some(self.found(0, end, caps))
     }
 
     /// Matches a part of `text`: the template's first literal anywhere, its
@@ -180,7 +181,7 @@ impl Pattern {
             if let Some(end) = self.glob(first, text, pos, &mut caps, false, &mut budget) {
                 let mut all = vec![(pos, pos); first];
                 all.extend(caps);
-                return Some(self.found(text, pos, end, all));
+                return Some(self.found(pos, end, all));
             }
             if budget == 0 {
                 break;
@@ -189,24 +190,28 @@ impl Pattern {
         None
     }
 
-    fn found(&self, text: &str, start: usize, end: usize, caps: Vec<(usize, usize)>) -> Found {
-        let holes = self.segs.iter().filter_map(|s| match s {
-            Seg::Hole(a) => Some(a),
-            Seg::Lit(_) => None,
-        });
-        let captures = holes
-            .zip(caps)
-            .map(|(arg, (a, b))| Capture {
-                arg: arg.clone(),
-                value: text[a..b].to_string(),
-            })
-            .collect();
+    fn found(&self, start: usize, end: usize, spans: Vec<(usize, usize)>) -> Found {
         Found {
             start,
             end,
             literal: self.literal_len,
-            captures,
+            spans,
         }
+    }
+
+    /// What each hole of a match took from `text` (the text it was found in).
+    pub fn captures(&self, found: &Found, text: &str) -> Vec<Capture> {
+        let holes = self.segs.iter().filter_map(|s| match s {
+            Seg::Hole(a) => Some(a),
+            Seg::Lit(_) => None,
+        });
+        holes
+            .zip(&found.spans)
+            .map(|(arg, &(a, b))| Capture {
+                arg: arg.clone(),
+                value: text.get(a..b).unwrap_or("").to_string(),
+            })
+            .collect()
     }
 
     /// Matches segments `si..` at `ti`; returns the end of the match.
@@ -267,11 +272,16 @@ impl Pattern {
     /// found in order in the text, weighed by how much of the text they
     /// cover.
     pub fn resemblance(&self, text: &str) -> f64 {
+        let mwords: Vec<&str> = words(text).collect();
+        self.resemblance_to(&mwords)
+    }
+
+    /// [`Pattern::resemblance`] to a text already split into [`words`].
+    pub fn resemblance_to(&self, mwords: &[&str]) -> f64 {
         let twords: Vec<&str> = self.literals().flat_map(words).collect();
         if twords.is_empty() {
             return 0.0;
         }
-        let mwords: Vec<&str> = words(text).collect();
         let mut j = 0;
         let mut hit_chars = 0;
         for w in &twords {
@@ -319,10 +329,11 @@ mod tests {
             &t(&["unexpected token ", "$tok", " at offset ", "$offset"]),
             false,
         );
-        let f = p.full("unexpected token '}' at offset 17").unwrap();
-        assert_eq!(f.captures[0].value, "'}'");
+        let text = "unexpected token '}' at offset 17";
+        let f = p.captures(&p.full(text).unwrap(), text);
+        assert_eq!(f[0].value, "'}'");
         assert_eq!(
-            f.captures[1],
+            f[1],
             Capture {
                 arg: "offset".into(),
                 value: "17".into()
@@ -349,21 +360,18 @@ mod tests {
             ]),
             false,
         );
-        let f = p
-            .full(&normalize(
-                "assertion `left == right` failed\n  left: 1\n right: 2",
-            ))
-            .unwrap();
-        assert_eq!(f.captures[0].value, "1");
-        assert_eq!(f.captures[1].value, "2");
+        let text = normalize("assertion `left == right` failed\n  left: 1\n right: 2");
+        let f = p.captures(&p.full(&text).unwrap(), &text);
+        assert_eq!(f[0].value, "1");
+        assert_eq!(f[1].value, "2");
     }
 
     #[test]
     fn backtracks_when_a_literal_repeats() {
         let p = Pattern::new(&t(&["$a", "x", "$b", "y"]), false);
-        let f = p.full("1x2y3x4y").unwrap();
-        assert_eq!(f.captures[0].value, "1");
-        assert_eq!(f.captures[1].value, "2y3x4");
+        let f = p.captures(&p.full("1x2y3x4y").unwrap(), "1x2y3x4y");
+        assert_eq!(f[0].value, "1");
+        assert_eq!(f[1].value, "2y3x4");
     }
 
     #[test]
@@ -378,8 +386,9 @@ mod tests {
     #[test]
     fn expect_suffix() {
         let p = Pattern::new(&t(&["failed to load config"]), true);
-        let f = p.full("failed to load config: MyErr { code: 7 }").unwrap();
-        assert_eq!(f.captures[0].value, "MyErr { code: 7 }");
+        let text = "failed to load config: MyErr { code: 7 }";
+        let f = p.captures(&p.full(text).unwrap(), text);
+        assert_eq!(f[0].value, "MyErr { code: 7 }");
     }
 
     #[test]
