@@ -512,3 +512,18 @@ impl Catalog {
         Ok(out)
     }
 }
+
+impl Catalog {
+    /// True when `repo@revision` is indexed.
+    pub fn has_snapshot(&self, repo: &str, revision: &str) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM snapshots sn JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1 AND sn.revision = ?2",
+                params![repo, revision],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+}

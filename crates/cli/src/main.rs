@@ -36,6 +36,9 @@ enum Command {
     Explain {
         /// The text; `-` or nothing reads standard input.
         text: Option<String>,
+        /// Match only the crate versions of this Cargo.lock.
+        #[arg(long)]
+        lock: Option<PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -101,7 +104,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
     let db = db::path(cli.db)?;
     match cli.command {
         Command::Index { sources, json } => cmd::index::run(&db, &sources, json),
-        Command::Explain { text, json } => cmd::explain::run(&db, text.as_deref(), json),
+        Command::Explain { text, lock, json } => {
+            cmd::explain::run(&db, text.as_deref(), lock.as_deref(), json)
+        }
         Command::List { repo, kind, json } => {
             cmd::list::run(&db, repo.as_deref(), kind.as_deref(), json)
         }

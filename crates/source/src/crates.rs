@@ -53,6 +53,52 @@ impl CrateSpec {
 
 pub fn load(spec: &CrateSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
     let (version, checksum) = resolve(spec)?;
+    read_archive(&spec.name, &version, &checksum, wanted)
+}
+
+/// A crate at an exact version whose checksum is known (from a lock file).
+pub fn load_exact(
+    name: &str,
+    version: &str,
+    checksum: &str,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    if find_archive(name, version, checksum).is_err() {
+        let spec = CrateSpec::parse(&format!("{name}@{version}"))?;
+        let (_, fetched) = resolve(&spec)?;
+        if !fetched.eq_ignore_ascii_case(checksum) {
+            return Err(SourceError::Checksum(format!("{name}@{version}")));
+        }
+    }
+    read_archive(name, version, checksum, wanted)
+}
+
+/// `cargo fetch` on the manifest beside a lock file.
+pub fn prefetch(lock: &Path) -> bool {
+    let Some(dir) = lock.parent() else {
+        return false;
+    };
+    let manifest = dir.join("Cargo.toml");
+    if !manifest.exists() {
+        return false;
+    }
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    Command::new(cargo)
+        .args(["fetch", "--locked", "--quiet", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TERM_COLOR", "never")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+fn read_archive(
+    name: &str,
+    version: &str,
+    checksum: &str,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    let spec = CrateSpec::parse(&format!("{name}@{version}"))?;
+    let (version, checksum) = (version.to_string(), checksum.to_string());
     let archive_path = find_archive(&spec.name, &version, &checksum)?;
     let bytes = std::fs::read(&archive_path)
         .map_err(|e| SourceError::Io(archive_path.display().to_string(), e))?;

@@ -10,6 +10,7 @@ mod archive;
 mod crates;
 mod folder;
 mod git;
+pub mod lock;
 
 use errdex_model::{SnapshotMeta, SourceFile};
 use std::fmt;
@@ -27,15 +28,20 @@ pub enum SourceSpec {
     Dir(PathBuf),
     /// A published crate, `crate:NAME@VERSION` (latest when no version).
     Crate(CrateSpec),
+    /// Every registry package of a lock file, `lock:PATH/Cargo.lock`.
+    Lock(PathBuf),
 }
 
 impl SourceSpec {
-    /// Parses `crate:NAME[@VERSION]` or a folder path.
+    /// Parses `crate:NAME[@VERSION]`, `lock:PATH` or a folder path.
     pub fn parse(s: &str) -> Result<Self, SourceError> {
-        match s.strip_prefix("crate:") {
-            Some(rest) => Ok(SourceSpec::Crate(CrateSpec::parse(rest)?)),
-            None => Ok(SourceSpec::Dir(PathBuf::from(s))),
+        if let Some(rest) = s.strip_prefix("crate:") {
+            return Ok(SourceSpec::Crate(CrateSpec::parse(rest)?));
         }
+        if let Some(rest) = s.strip_prefix("lock:") {
+            return Ok(SourceSpec::Lock(PathBuf::from(rest)));
+        }
+        Ok(SourceSpec::Dir(PathBuf::from(s)))
     }
 }
 
@@ -135,11 +141,35 @@ impl std::error::Error for SourceError {}
 
 /// Reads a snapshot. `wanted` says which relative paths to read (an
 /// extractor's `handles`); other files are ignored, not counted.
+/// A lock file is many snapshots: see [`lock::packages`] and
+/// [`load_locked`].
 pub fn load(spec: &SourceSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
     match spec {
         SourceSpec::Dir(dir) => folder::load(dir, wanted),
         SourceSpec::Crate(c) => crates::load(c, wanted),
+        SourceSpec::Lock(path) => Err(SourceError::BadCrateSpec(format!(
+            "lock:{} holds many crates; index each package",
+            path.display()
+        ))),
     }
+}
+
+/// Reads one registry package of a lock file: from cargo's cache when its
+/// archive is there with the locked checksum, else fetched through cargo.
+pub fn load_locked(
+    name: &str,
+    version: &str,
+    checksum: &str,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    crates::load_exact(name, version, checksum, wanted)
+}
+
+/// Downloads every package of a lock file at once (`cargo fetch` on the
+/// manifest beside it), so that [`load_locked`] finds them in the cache.
+/// Best effort: a failure only means each package is fetched alone.
+pub fn prefetch_lock(lock: &std::path::Path) -> bool {
+    crates::prefetch(lock)
 }
 
 /// Checks one file's bytes: the text, or why it is skipped.

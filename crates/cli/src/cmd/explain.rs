@@ -26,7 +26,12 @@ struct Answer<'a> {
     index: IndexInfo,
 }
 
-pub fn run(db_path: &Path, text: Option<&str>, json: bool) -> Result<u8, Failure> {
+pub fn run(
+    db_path: &Path,
+    text: Option<&str>,
+    lock: Option<&Path>,
+    json: bool,
+) -> Result<u8, Failure> {
     let bytes = match text {
         Some(t) if t != "-" => t.as_bytes().to_vec(),
         _ => {
@@ -40,8 +45,9 @@ pub fn run(db_path: &Path, text: Option<&str>, json: bool) -> Result<u8, Failure
     };
     let text = input::decode(&bytes).map_err(Failure::input)?;
     let catalog = db::open_existing(db_path)?;
+    let only = lock.map(|l| locked_versions(&catalog, l)).transpose()?;
     let started = Instant::now();
-    let index = Index::load(&catalog, None)?;
+    let index = Index::load(&catalog, only.as_deref())?;
     let info = IndexInfo {
         built: "at start-up from the catalogue",
         templates: index.templates(),
@@ -66,6 +72,32 @@ pub fn run(db_path: &Path, text: Option<&str>, json: bool) -> Result<u8, Failure
     }
     crate::out::print(&o);
     Ok(code)
+}
+
+/// The `(crate:NAME, VERSION)` pairs of a lock file's registry packages;
+/// says on stderr how many are not indexed yet.
+fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String)>, Failure> {
+    use errdex_source::lock::{packages, LockedSource};
+    let pairs: Vec<(String, String)> = packages(lock)
+        .map_err(Failure::input)?
+        .into_iter()
+        .filter(|p| matches!(p.source, LockedSource::Registry { .. }))
+        .map(|p| (format!("crate:{}", p.name), p.version))
+        .collect();
+    let mut missing = 0;
+    for (repo, version) in &pairs {
+        if !catalog.has_snapshot(repo, version)? {
+            missing += 1;
+        }
+    }
+    if missing > 0 {
+        eprintln!(
+            "errdex: note: {missing} of {} locked crates are not indexed (run `errdex index lock:{}`)",
+            pairs.len(),
+            lock.display()
+        );
+    }
+    Ok(pairs)
 }
 
 fn print_human(

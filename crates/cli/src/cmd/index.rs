@@ -38,6 +38,14 @@ pub fn run(db: &Path, sources: &[String], json: bool) -> Result<u8, Failure> {
     // Opened after the first source loads, so a bad source leaves no file.
     let mut catalog: Option<Catalog> = None;
     for spec in &specs {
+        if let SourceSpec::Lock(path) = spec {
+            let c = match &mut catalog {
+                Some(c) => c,
+                None => catalog.insert(Catalog::open(db)?),
+            };
+            index_lock(c, &extractor, path, json)?;
+            continue;
+        }
         let started = Instant::now();
         let snapshot = load(spec, &extractor)?;
         let catalog = match &mut catalog {
@@ -65,6 +73,7 @@ fn load(spec: &SourceSpec, extractor: &RustExtractor) -> Result<Snapshot, Failur
     spinner.set_message(match spec {
         SourceSpec::Dir(d) => format!("reading {}", d.display()),
         SourceSpec::Crate(c) => format!("fetching crate {} through cargo", c.name),
+        SourceSpec::Lock(p) => format!("reading {}", p.display()),
     });
     spinner.enable_steady_tick(std::time::Duration::from_millis(120));
     let snapshot = errdex_source::load(spec, &|p| extractor.handles(p)).map_err(Failure::input);
@@ -118,6 +127,108 @@ fn index_one(
         replaced: written.replaced,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// What indexing a lock file did (its `--json` line).
+#[derive(Serialize)]
+struct LockSummary {
+    lock: String,
+    packages: usize,
+    indexed: Vec<String>,
+    already_indexed: usize,
+    skipped: BTreeMap<&'static str, usize>,
+    seconds: f64,
+}
+
+/// Indexes every registry package of a lock file that is not indexed yet
+/// (a published version never changes, so it is never indexed twice).
+fn index_lock(
+    catalog: &mut Catalog,
+    extractor: &RustExtractor,
+    path: &Path,
+    json: bool,
+) -> Result<(), Failure> {
+    use errdex_source::lock::{packages, LockedSource};
+    let started = Instant::now();
+    let locked = packages(path).map_err(Failure::input)?;
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut todo = Vec::new();
+    let mut already = 0;
+    for p in &locked {
+        match &p.source {
+            LockedSource::Registry { checksum } => {
+                if catalog.has_snapshot(&format!("crate:{}", p.name), &p.version)? {
+                    already += 1;
+                } else {
+                    todo.push((p, checksum.clone()));
+                }
+            }
+            LockedSource::Path => *skipped.entry("path").or_insert(0) += 1,
+            LockedSource::Git { .. } => *skipped.entry("git").or_insert(0) += 1,
+            LockedSource::Other(_) => *skipped.entry("unknown_source").or_insert(0) += 1,
+        }
+    }
+    if !todo.is_empty() {
+        errdex_source::prefetch_lock(path);
+    }
+    let bar = ProgressBar::new(todo.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} indexing {pos}/{len} locked crates {wide_bar} {msg}",
+        )
+        .expect("static template"),
+    );
+    let mut indexed = Vec::new();
+    for (p, checksum) in todo {
+        bar.set_message(format!("{}@{}", p.name, p.version));
+        let snapshot =
+            errdex_source::load_locked(&p.name, &p.version, &checksum, &|f| extractor.handles(f))
+                .map_err(Failure::input)?;
+        let extraction = errdex_extract::extract_all(extractor, &snapshot.files);
+        catalog.replace_snapshot(&SnapshotInput {
+            meta: &snapshot.meta,
+            files: &snapshot.files,
+            extraction: &extraction,
+        })?;
+        indexed.push(format!("{}@{}", p.name, p.version));
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let summary = LockSummary {
+        lock: path.display().to_string(),
+        packages: locked.len(),
+        indexed,
+        already_indexed: already,
+        skipped,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let mut o = String::new();
+    if json {
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string(&summary).expect("summaries serialise")
+        );
+    } else {
+        let skips: Vec<String> = summary
+            .skipped
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(
+            o,
+            "indexed {}: {} packages, {} crates indexed, {} already indexed{}{} in {:.2}s",
+            summary.lock,
+            summary.packages,
+            summary.indexed.len(),
+            summary.already_indexed,
+            if skips.is_empty() { "" } else { ", skipped: " },
+            skips.join(", "),
+            summary.seconds
+        );
+    }
+    crate::out::print(&o);
+    Ok(())
 }
 
 fn print_summary(o: &mut String, s: &Summary) {
