@@ -1,7 +1,7 @@
 //! A local folder: walked without following symlinks, skipping build output
 //! and hidden folders.
 
-use crate::{classify, git, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
+use crate::{classify, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
 use errdex_model::{SnapshotMeta, SourceFile};
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
@@ -74,19 +74,11 @@ pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, Sour
             }),
         }
     }
-    let meta = match git::work_tree(root) {
-        Some(g) => SnapshotMeta {
-            repo: g.slug.unwrap_or_else(|| folder_name(root)),
-            revision: g.head,
-            date: g.date,
-            remote: g.remote,
-        },
-        None => SnapshotMeta {
-            repo: folder_name(root),
-            revision: content_hash(&files),
-            date: None,
-            remote: None,
-        },
+    let meta = SnapshotMeta {
+        repo: folder_name(root),
+        revision: content_hash(&files),
+        date: None,
+        remote: None,
     };
     Ok(Snapshot { meta, files, skips })
 }

@@ -9,7 +9,7 @@
 mod archive;
 mod crates;
 mod folder;
-mod git;
+mod gitrev;
 pub mod lock;
 
 use errdex_model::{SnapshotMeta, SourceFile};
@@ -24,8 +24,11 @@ pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 /// What to index, as the user wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SourceSpec {
-    /// A local folder (a git work tree or not).
+    /// A local folder that is not a git repository.
     Dir(PathBuf),
+    /// A git repository (work tree or bare) at a revision, read from its
+    /// object store: `GITDIR` (HEAD) or `GITDIR@REV`.
+    Git(PathBuf, String),
     /// A published crate, `crate:NAME@VERSION` (latest when no version).
     Crate(CrateSpec),
     /// Every registry package of a lock file, `lock:PATH/Cargo.lock`.
@@ -41,7 +44,16 @@ impl SourceSpec {
         if let Some(rest) = s.strip_prefix("lock:") {
             return Ok(SourceSpec::Lock(PathBuf::from(rest)));
         }
-        Ok(SourceSpec::Dir(PathBuf::from(s)))
+        if let Some((dir, rev)) = s.rsplit_once('@') {
+            if !rev.is_empty() && gitrev::is_repository(std::path::Path::new(dir)) {
+                return Ok(SourceSpec::Git(PathBuf::from(dir), rev.to_string()));
+            }
+        }
+        let dir = PathBuf::from(s);
+        if gitrev::is_repository(&dir) {
+            return Ok(SourceSpec::Git(dir, "HEAD".into()));
+        }
+        Ok(SourceSpec::Dir(dir))
     }
 }
 
@@ -114,6 +126,10 @@ pub enum SourceError {
     Archive(String),
     /// Other I/O failure.
     Io(String, std::io::Error),
+    /// The git repository could not be read (corrupt objects, not a repo).
+    Git(String),
+    /// No such revision.
+    UnknownRevision(String),
 }
 
 impl fmt::Display for SourceError {
@@ -133,6 +149,8 @@ impl fmt::Display for SourceError {
             }
             SourceError::Archive(s) => write!(f, "malformed crate archive: {s}"),
             SourceError::Io(what, e) => write!(f, "{what}: {e}"),
+            SourceError::Git(s) => write!(f, "git: {s}"),
+            SourceError::UnknownRevision(s) => write!(f, "unknown revision {s}"),
         }
     }
 }
@@ -146,6 +164,7 @@ impl std::error::Error for SourceError {}
 pub fn load(spec: &SourceSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
     match spec {
         SourceSpec::Dir(dir) => folder::load(dir, wanted),
+        SourceSpec::Git(dir, rev) => gitrev::load(dir, rev, wanted),
         SourceSpec::Crate(c) => crates::load(c, wanted),
         SourceSpec::Lock(path) => Err(SourceError::BadCrateSpec(format!(
             "lock:{} holds many crates; index each package",

@@ -72,6 +72,7 @@ fn load(spec: &SourceSpec, extractor: &RustExtractor) -> Result<Snapshot, Failur
     let spinner = ProgressBar::new_spinner();
     spinner.set_message(match spec {
         SourceSpec::Dir(d) => format!("reading {}", d.display()),
+        SourceSpec::Git(d, rev) => format!("reading {}@{rev} from git", d.display()),
         SourceSpec::Crate(c) => format!("fetching crate {} through cargo", c.name),
         SourceSpec::Lock(p) => format!("reading {}", p.display()),
     });

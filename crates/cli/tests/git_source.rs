@@ -1,0 +1,184 @@
+//! Indexing real git repositories made by the test at several revisions,
+//! read from the object store (work tree and bare clone alike).
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::Path;
+
+fn errdex(db: &Path) -> Command {
+    let mut c = Command::cargo_bin("errdex").unwrap();
+    c.env("ERRDEX_DB", db);
+    c
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.org",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_COMMITTER_DATE", "2025-01-02T03:04:05Z")
+        .env("GIT_AUTHOR_DATE", "2025-01-02T03:04:05Z")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn revisions_of_a_git_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("work");
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(
+        &repo,
+        &[
+            "remote",
+            "add",
+            "origin",
+            "https://github.com/example-org/widget.git",
+        ],
+    );
+    std::fs::write(
+        repo.join("src/lib.rs"),
+        "pub fn f() {\n    panic!(\"widget exploded\");\n}\n",
+    )
+    .unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "first"]);
+    git(&repo, &["tag", "v1"]);
+    let v1 = git(&repo, &["rev-parse", "v1"]);
+    std::fs::write(
+        repo.join("src/lib.rs"),
+        "// moved\n\npub fn f() {\n    panic!(\"widget exploded\");\n}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", repo.join("src/leak.rs")).unwrap();
+    // Uncommitted: not part of any revision.
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "second"]);
+    std::fs::write(
+        repo.join("src/dirty.rs"),
+        "fn d() { panic!(\"uncommitted\"); }\n",
+    )
+    .unwrap();
+    let v2 = git(&repo, &["rev-parse", "HEAD"]);
+    let bare = tmp.path().join("widget.git");
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.to_str().unwrap(),
+            bare.to_str().unwrap(),
+        ],
+    );
+
+    let db = tmp.path().join("c.db");
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(format!("{}@v1", repo.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["repo"], "example-org/widget");
+    assert_eq!(s["revision"], v1);
+    assert_eq!(s["date"], "2025-01-02T03:04:05Z");
+
+    // The work tree at HEAD: committed content only, the link skipped.
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(&repo)
+        .output()
+        .unwrap();
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["revision"], v2);
+    assert_eq!(s["skipped"]["symlink"], 1);
+    let list: Value = serde_json::from_slice(
+        &errdex(&db)
+            .args(["list", "example-org/widget", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let rows = list.as_array().unwrap();
+    assert!(rows.iter().all(|r| r["template"] != "uncommitted"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["line"], 4);
+
+    // The same error keeps its id across revisions; show lists both lines.
+    let id = rows[0]["id"].as_str().unwrap();
+    let shown: Value = serde_json::from_slice(
+        &errdex(&db)
+            .args(["show", id, "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let mut seen: Vec<(String, u64)> = shown["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["revision"].as_str().unwrap().to_string(),
+                s["line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    seen.sort();
+    let mut want = vec![(v1.clone(), 2), (v2.clone(), 4)];
+    want.sort();
+    assert_eq!(seen, want);
+
+    // A bare clone reads the same revision.
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(format!("{}@v1", bare.display()))
+        .output()
+        .unwrap();
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["revision"], v1);
+    assert_eq!(s["files"], 1);
+
+    // An unknown revision is a one-line error and changes nothing.
+    let before = errdex(&db)
+        .args(["list", "--json"])
+        .output()
+        .unwrap()
+        .stdout;
+    let out = errdex(&db)
+        .args(["index"])
+        .arg(format!("{}@no-such-tag", repo.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown revision"));
+    assert_eq!(
+        errdex(&db)
+            .args(["list", "--json"])
+            .output()
+            .unwrap()
+            .stdout,
+        before
+    );
+}

@@ -1,0 +1,155 @@
+//! A git repository at one revision, read straight from its object store
+//! with gix (no checkout; bare repositories too): the commit's tree, its
+//! sha and committer date, and `owner/repo` of the `origin` remote.
+
+use crate::{classify, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
+use errdex_model::{SnapshotMeta, SourceFile};
+use std::path::Path;
+
+/// True when `dir` is a git repository (a work tree's root or a bare one).
+pub fn is_repository(dir: &Path) -> bool {
+    dir.join(".git").exists() || (dir.join("HEAD").is_file() && dir.join("objects").is_dir())
+}
+
+/// Reads `rev` (a sha, tag or branch; `HEAD` by default) of the repository
+/// at `dir`.
+pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
+    let git = |what: &str, e: &dyn std::fmt::Display| {
+        SourceError::Git(format!("{}: {what}: {e}", dir.display()))
+    };
+    let repo = gix::open(dir).map_err(|e| git("not a readable git repository", &e))?;
+    let id = repo
+        .rev_parse_single(rev)
+        .map_err(|_| SourceError::UnknownRevision(format!("{rev} in {}", dir.display())))?;
+    let commit = id
+        .object()
+        .map_err(|e| git("reading the revision", &e))?
+        .peel_to_commit()
+        .map_err(|_| {
+            SourceError::UnknownRevision(format!("{rev} (not a commit) in {}", dir.display()))
+        })?;
+    let seconds = commit
+        .time()
+        .map_err(|e| git("reading the commit date", &e))?
+        .seconds;
+    let tree = commit
+        .tree()
+        .map_err(|e| git("reading the commit's tree", &e))?;
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    tree.traverse()
+        .breadthfirst(&mut recorder)
+        .map_err(|e| git("walking the tree", &e))?;
+
+    let mut files = Vec::new();
+    let mut skips = Vec::new();
+    for entry in recorder.records {
+        let path = entry.filepath.to_string();
+        if !wanted(&path) {
+            continue;
+        }
+        let mode = entry.mode;
+        if mode.is_link() {
+            skips.push(Skip {
+                path,
+                reason: SkipReason::Symlink,
+            });
+            continue;
+        }
+        if !mode.is_blob() {
+            continue;
+        }
+        let header = repo
+            .find_header(entry.oid)
+            .map_err(|e| git(&format!("reading {path}"), &e))?;
+        if header.size() > MAX_FILE_BYTES {
+            skips.push(Skip {
+                path,
+                reason: SkipReason::TooLarge,
+            });
+            continue;
+        }
+        let object = repo
+            .find_object(entry.oid)
+            .map_err(|e| git(&format!("reading {path}"), &e))?;
+        match classify(object.data.clone()) {
+            Ok(text) => files.push(SourceFile { path, text }),
+            Err(reason) => skips.push(Skip { path, reason }),
+        }
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let remote = repo
+        .config_snapshot()
+        .string("remote.origin.url")
+        .map(|u| u.to_string());
+    let folder = std::fs::canonicalize(dir)
+        .ok()
+        .and_then(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().trim_end_matches(".git").to_string())
+        })
+        .unwrap_or_else(|| "repo".into());
+    Ok(Snapshot {
+        meta: SnapshotMeta {
+            repo: remote.as_deref().and_then(slug_of_url).unwrap_or(folder),
+            revision: commit.id.to_string(),
+            date: time::OffsetDateTime::from_unix_timestamp(seconds)
+                .ok()
+                .and_then(|t| {
+                    t.format(&time::format_description::well_known::Rfc3339)
+                        .ok()
+                }),
+            remote,
+        },
+        files,
+        skips,
+    })
+}
+
+/// `owner/repo` of a forge URL: `https://host/owner/repo(.git)`,
+/// `ssh://git@host/owner/repo`, `git@host:owner/repo.git`.
+pub fn slug_of_url(url: &str) -> Option<String> {
+    let url = url.trim().trim_end_matches('/');
+    let path = if let Some((scheme, rest)) = url.split_once("://") {
+        if scheme == "file" {
+            return None;
+        }
+        rest.split_once('/')?.1
+    } else if let Some((_, rest)) = url.split_once(':') {
+        rest
+    } else {
+        return None;
+    };
+    let path = path.strip_suffix(".git").unwrap_or(path);
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    match parts.as_slice() {
+        [.., owner, repo] => Some(format!("{owner}/{repo}")),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::slug_of_url;
+
+    #[test]
+    fn slugs() {
+        assert_eq!(
+            slug_of_url("https://github.com/tokio-rs/tokio.git").as_deref(),
+            Some("tokio-rs/tokio")
+        );
+        assert_eq!(
+            slug_of_url("https://github.com/tokio-rs/tokio/").as_deref(),
+            Some("tokio-rs/tokio")
+        );
+        assert_eq!(
+            slug_of_url("git@github.com:serde-rs/json.git").as_deref(),
+            Some("serde-rs/json")
+        );
+        assert_eq!(
+            slug_of_url("ssh://git@gitlab.com/a/b").as_deref(),
+            Some("a/b")
+        );
+        assert_eq!(slug_of_url("/local/path").as_deref(), None);
+        assert_eq!(slug_of_url("file:///local/path").as_deref(), None);
+    }
+}
