@@ -82,6 +82,8 @@ pub struct SiteRow {
     pub partial: bool,
     /// The inner error it prints.
     pub delegates_to: Option<String>,
+    /// The upstream commit of the snapshot, when known.
+    pub vcs: Option<errdex_model::VcsPin>,
 }
 
 /// A fact attached to an error.
@@ -156,6 +158,16 @@ fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
         message_from: r.get(14)?,
         partial: r.get(15)?,
         delegates_to: r.get(16)?,
+        vcs: match (
+            r.get::<_, Option<String>>(17)?,
+            r.get::<_, Option<String>>(18)?,
+        ) {
+            (Some(commit), path) => Some(errdex_model::VcsPin {
+                commit,
+                path_in_vcs: path.unwrap_or_default(),
+            }),
+            _ => None,
+        },
     })
 }
 
@@ -265,7 +277,7 @@ impl Catalog {
         let mut stmt = self.conn.prepare(
             "SELECT s.snapshot_id, sn.revision, s.path, s.line, s.col, s.end_line, s.report_line, s.report_col,
                     s.reported_at_caller, s.is_test, s.excerpt_start, s.excerpt_end, s.arm, s.via_macro,
-                    s.message_from, s.partial, s.delegates_to
+                    s.message_from, s.partial, s.delegates_to, sn.vcs_commit, sn.path_in_vcs
              FROM sites s JOIN snapshots sn ON sn.id = s.snapshot_id
              WHERE s.error_id = ?1 ORDER BY sn.id DESC, s.path, s.line",
         )?;

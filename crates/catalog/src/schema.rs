@@ -4,7 +4,8 @@ use crate::{CatalogError, Result};
 use rusqlite::Connection;
 
 /// Migrations in order; entry `i` takes the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[r#"
+const MIGRATIONS: &[&str] = &[
+    r#"
 CREATE TABLE repos (
     id      INTEGER PRIMARY KEY,
     slug    TEXT NOT NULL UNIQUE,
@@ -88,7 +89,12 @@ CREATE TABLE literals (
     text         TEXT NOT NULL
 );
 CREATE INDEX literals_snapshot ON literals(snapshot_id);
-"#];
+"#,
+    r#"
+ALTER TABLE snapshots ADD COLUMN vcs_commit TEXT;
+ALTER TABLE snapshots ADD COLUMN path_in_vcs TEXT;
+"#,
+];
 
 /// The schema version this build writes.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -115,4 +121,43 @@ pub fn check_version(conn: &Connection) -> Result<i64> {
         });
     }
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_an_older_file_keeping_its_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.db");
+        {
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(MIGRATIONS[0]).unwrap();
+            conn.pragma_update(None, "user_version", 1).unwrap();
+            conn.execute("INSERT INTO repos (slug) VALUES ('crate:x')", [])
+                .unwrap();
+            conn.execute(
+                "INSERT INTO snapshots (repo_id, revision, indexed_at, language, file_count, site_count)
+                 VALUES (1, '1.0.0', 'now', 'rust', 0, 0)",
+                [],
+            )
+            .unwrap();
+        }
+        let mut conn = Connection::open(&path).unwrap();
+        migrate(&mut conn).unwrap();
+        assert_eq!(check_version(&conn).unwrap(), VERSION);
+        let (rev, vcs): (String, Option<String>) = conn
+            .query_row("SELECT revision, vcs_commit FROM snapshots", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert_eq!((rev.as_str(), vcs), ("1.0.0", None));
+        conn.pragma_update(None, "user_version", VERSION + 1)
+            .unwrap();
+        assert!(matches!(
+            check_version(&conn),
+            Err(CatalogError::TooNew { .. })
+        ));
+    }
 }

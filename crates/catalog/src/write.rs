@@ -53,9 +53,13 @@ impl Catalog {
             params![repo_id, meta.revision],
         )? > 0;
         tx.execute(
-            "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64],
+            "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count,
+                                    vcs_commit, path_in_vcs)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
+                meta.vcs.as_ref().map(|v| v.commit.as_str()),
+                meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str())
+            ],
         )?;
         let snapshot_id = tx.last_insert_rowid();
 

@@ -149,6 +149,18 @@ fn revisions_of_a_git_repository() {
     let mut want = vec![(v1.clone(), 2), (v2.clone(), 4)];
     want.sort();
     assert_eq!(seen, want);
+    let links: Vec<&str> = shown["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["forge_url"].as_str().unwrap())
+        .collect();
+    assert!(
+        links.contains(
+            &format!("https://github.com/example-org/widget/blob/{v1}/src/lib.rs#L2").as_str()
+        ),
+        "{links:?}"
+    );
 
     // A bare clone reads the same revision.
     let out = errdex(&db)

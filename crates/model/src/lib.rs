@@ -12,6 +12,7 @@ mod template;
 pub use id::ErrorId;
 pub use kind::Kind;
 pub use site::{
-    Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta, SourceFile,
+    forge_link, Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta,
+    SourceFile, VcsPin,
 };
 pub use template::{Hole, Piece, Template};

@@ -129,6 +129,102 @@ pub struct SnapshotMeta {
     /// The remote the repo came from (git remote URL or the crate's
     /// `repository`), when known.
     pub remote: Option<String>,
+    /// The upstream commit these files are, when known (a git revision, or
+    /// a crate's `.cargo_vcs_info.json`).
+    pub vcs: Option<VcsPin>,
+}
+
+/// Where a snapshot's files stand in their upstream repository.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VcsPin {
+    /// The commit sha.
+    pub commit: String,
+    /// The snapshot root's folder inside the repository (`""` at the top).
+    pub path_in_vcs: String,
+}
+
+/// A link to `path:line` on the forge `remote` names, pinned to the commit:
+/// GitHub `/blob/<sha>/<path>#L<n>`, GitLab `/-/blob/<sha>/<path>#L<n>`;
+/// none for other forges.
+pub fn forge_link(remote: &str, vcs: &VcsPin, path: &str, line: u32) -> Option<String> {
+    let url = remote.trim().trim_end_matches('/');
+    let url = url.strip_suffix(".git").unwrap_or(url);
+    let (host, repo_path) = if let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    {
+        rest.split_once('/')?
+    } else if let Some(rest) = url.strip_prefix("ssh://") {
+        let rest = rest.split_once('@').map_or(rest, |(_, r)| r);
+        rest.split_once('/')?
+    } else {
+        let rest = url.split_once('@')?.1;
+        rest.split_once(':')?
+    };
+    let parts: Vec<&str> = repo_path.split('/').filter(|p| !p.is_empty()).collect();
+    if parts.len() < 2 || !vcs.commit.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let full = if vcs.path_in_vcs.is_empty() {
+        path.to_string()
+    } else {
+        format!("{}/{path}", vcs.path_in_vcs.trim_end_matches('/'))
+    };
+    let repo = parts.join("/");
+    match host {
+        "github.com" => Some(format!(
+            "https://github.com/{repo}/blob/{}/{full}#L{line}",
+            vcs.commit
+        )),
+        "gitlab.com" => Some(format!(
+            "https://gitlab.com/{repo}/-/blob/{}/{full}#L{line}",
+            vcs.commit
+        )),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forge_links() {
+        let pin = VcsPin {
+            commit: "abc123".into(),
+            path_in_vcs: "".into(),
+        };
+        assert_eq!(
+            forge_link(
+                "https://github.com/serde-rs/json.git",
+                &pin,
+                "src/error.rs",
+                355
+            )
+            .as_deref(),
+            Some("https://github.com/serde-rs/json/blob/abc123/src/error.rs#L355")
+        );
+        assert_eq!(
+            forge_link("git@gitlab.com:group/sub/proj.git", &pin, "a.rs", 1).as_deref(),
+            Some("https://gitlab.com/group/sub/proj/-/blob/abc123/a.rs#L1")
+        );
+        let nested = VcsPin {
+            commit: "abc123".into(),
+            path_in_vcs: "tokio".into(),
+        };
+        assert_eq!(
+            forge_link(
+                "https://github.com/tokio-rs/tokio",
+                &nested,
+                "src/lib.rs",
+                9
+            )
+            .as_deref(),
+            Some("https://github.com/tokio-rs/tokio/blob/abc123/tokio/src/lib.rs#L9")
+        );
+        assert_eq!(forge_link("https://example.org/a/b", &pin, "x.rs", 1), None);
+        assert_eq!(forge_link("/local/repo", &pin, "x.rs", 1), None);
+    }
 }
 
 /// One text file of a snapshot.

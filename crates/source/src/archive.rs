@@ -18,6 +18,7 @@ pub fn read_crate(
     let mut files = Vec::new();
     let mut skips = Vec::new();
     let mut manifest = None;
+    let mut vcs_info = None;
     let mut newest: u64 = 0;
     let entries = tar
         .entries()
@@ -48,7 +49,7 @@ pub fn read_crate(
         if kind.is_dir() {
             continue;
         }
-        let is_meta = rel == "Cargo.toml";
+        let is_meta = rel == "Cargo.toml" || rel == ".cargo_vcs_info.json";
         if !is_meta && !wanted(&rel) {
             continue;
         }
@@ -77,6 +78,7 @@ pub fn read_crate(
         }
         match classify(buf) {
             Ok(text) if rel == "Cargo.toml" => manifest = Some(text),
+            Ok(text) if rel == ".cargo_vcs_info.json" => vcs_info = Some(text),
             Ok(text) => files.push(SourceFile { path: rel, text }),
             Err(reason) => skips.push(Skip { path: rel, reason }),
         }
@@ -94,9 +96,24 @@ pub fn read_crate(
             revision: version.to_string(),
             date: rfc3339(newest),
             remote,
+            vcs: vcs_info.as_deref().and_then(vcs_pin),
         },
         files,
         skips,
+    })
+}
+
+/// The commit and folder a crate was packaged from
+/// (`{"git": {"sha1": ".."}, "path_in_vcs": ".."}`).
+fn vcs_pin(json: &str) -> Option<errdex_model::VcsPin> {
+    let v: serde_json::Value = serde_json::from_str(json).ok()?;
+    Some(errdex_model::VcsPin {
+        commit: v.get("git")?.get("sha1")?.as_str()?.to_string(),
+        path_in_vcs: v
+            .get("path_in_vcs")
+            .and_then(|p| p.as_str())
+            .unwrap_or("")
+            .to_string(),
     })
 }
 

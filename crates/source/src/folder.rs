@@ -79,6 +79,7 @@ pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, Sour
         revision: content_hash(&files),
         date: None,
         remote: None,
+        vcs: None,
     };
     Ok(Snapshot { meta, files, skips })
 }

@@ -99,6 +99,10 @@ pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snap
                         .ok()
                 }),
             remote,
+            vcs: Some(errdex_model::VcsPin {
+                commit: commit.id.to_string(),
+                path_in_vcs: String::new(),
+            }),
         },
         files,
         skips,

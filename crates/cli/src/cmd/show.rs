@@ -12,6 +12,8 @@ struct SiteView<'a> {
     #[serde(flatten)]
     site: &'a errdex_catalog::SiteRow,
     excerpt: Vec<ExcerptLine>,
+    /// The site on its forge, pinned to the commit (GitHub, GitLab).
+    forge_url: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -44,7 +46,19 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
     let site_views = error
         .sites
         .iter()
-        .map(|s| excerpt(&catalog, s).map(|excerpt| SiteView { site: s, excerpt }))
+        .map(|s| {
+            let forge_url = match (&error.remote, &s.vcs) {
+                (Some(remote), Some(vcs)) => {
+                    errdex_model::forge_link(remote, vcs, &s.path, s.report_line)
+                }
+                _ => None,
+            };
+            excerpt(&catalog, s).map(|excerpt| SiteView {
+                site: s,
+                excerpt,
+                forge_url,
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let mut o = String::new();
     if json {
@@ -118,6 +132,9 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
                 ' '
             };
             let _ = writeln!(o, "{mark}{:>5} | {}", l.line, l.text);
+        }
+        if let Some(url) = &v.forge_url {
+            let _ = writeln!(o, "View on the forge: {url}");
         }
     }
     if !error.evidence.is_empty() {
