@@ -149,6 +149,8 @@ fn revisions_of_a_git_repository() {
     let mut want = vec![(v1.clone(), 2), (v2.clone(), 4)];
     want.sort();
     assert_eq!(seen, want);
+    assert_eq!(shown["versions"][0]["revision"], v1.as_str());
+    assert_eq!(shown["versions"][1]["lines"][0], 4);
     let links: Vec<&str> = shown["sites"]
         .as_array()
         .unwrap()

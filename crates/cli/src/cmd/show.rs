@@ -28,6 +28,31 @@ struct ErrorView<'a> {
     error: &'a errdex_catalog::ErrorDetail,
     #[serde(rename = "sites")]
     site_views: Vec<SiteView<'a>>,
+    /// Each indexed revision holding the error, oldest first, with its lines.
+    versions: Vec<Version>,
+}
+
+/// One revision holding an error.
+#[derive(Serialize)]
+struct Version {
+    revision: String,
+    lines: Vec<u32>,
+}
+
+/// The revisions of an error's sites, oldest first (sites come newest
+/// snapshot first).
+fn versions(error: &errdex_catalog::ErrorDetail) -> Vec<Version> {
+    let mut out: Vec<Version> = Vec::new();
+    for s in error.sites.iter().rev() {
+        match out.last_mut() {
+            Some(v) if v.revision == s.revision => v.lines.push(s.report_line),
+            _ => out.push(Version {
+                revision: s.revision.clone(),
+                lines: vec![s.report_line],
+            }),
+        }
+    }
+    out
 }
 
 pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
@@ -65,6 +90,7 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
         let view = ErrorView {
             error: &error,
             site_views,
+            versions: versions(&error),
         };
         let mut value = serde_json::to_value(&view).expect("views serialise");
         // `sites` from the flattened detail is replaced by the richer views.
@@ -135,6 +161,20 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
         }
         if let Some(url) = &v.forge_url {
             let _ = writeln!(o, "View on the forge: {url}");
+        }
+    }
+    let versions = versions(&error);
+    if versions.len() > 1 {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "Versions: first seen {}, last seen {}",
+            versions[0].revision,
+            versions[versions.len() - 1].revision
+        );
+        for v in &versions {
+            let lines: Vec<String> = v.lines.iter().map(u32::to_string).collect();
+            let _ = writeln!(o, "  {} line {}", v.revision, lines.join(", "));
         }
     }
     if !error.evidence.is_empty() {
