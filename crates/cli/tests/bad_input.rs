@@ -2,15 +2,11 @@
 //! errors with exit 2, counted skips, never a panic, never a path outside
 //! the tree.
 
-use assert_cmd::Command;
+mod common;
+
+use common::errdex;
 use serde_json::Value;
 use std::path::Path;
-
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("errdex").unwrap();
-    c.env("ERRDEX_DB", db).env_remove("RUST_BACKTRACE");
-    c
-}
 
 fn one_line_error(out: &std::process::Output) -> String {
     let err = String::from_utf8_lossy(&out.stderr).to_string();

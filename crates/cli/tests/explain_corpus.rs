@@ -6,7 +6,9 @@
 //! hand. The crates are indexed from the registry, the generator as a
 //! folder, as a user would.
 
-use assert_cmd::Command;
+mod common;
+
+use common::errdex;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -23,12 +25,6 @@ const CRATES: &[&str] = &[
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
-}
-
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("errdex").unwrap();
-    c.env("ERRDEX_DB", db);
-    c
 }
 
 #[test]

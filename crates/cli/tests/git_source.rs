@@ -1,15 +1,11 @@
 //! Indexing real git repositories made by the test at several revisions,
 //! read from the object store (work tree and bare clone alike).
 
-use assert_cmd::Command;
+mod common;
+
+use common::errdex;
 use serde_json::Value;
 use std::path::Path;
-
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("errdex").unwrap();
-    c.env("ERRDEX_DB", db);
-    c
-}
 
 fn git(dir: &Path, args: &[&str]) -> String {
     let out = std::process::Command::new("git")

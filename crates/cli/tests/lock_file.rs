@@ -1,15 +1,11 @@
 //! `index lock:Cargo.lock` on a real lock file resolved against the
 //! registry, and `explain --lock` restricted to its versions.
 
-use assert_cmd::Command;
+mod common;
+
+use common::errdex;
 use serde_json::Value;
 use std::path::Path;
-
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("errdex").unwrap();
-    c.env("ERRDEX_DB", db);
-    c
-}
 
 /// A project depending on two crates, locked by cargo itself.
 fn project(dir: &Path, semver: &str) {

@@ -2,15 +2,11 @@
 //! as a user would) and checks sites verified by hand against their source:
 //! file, line, kind, template.
 
-use assert_cmd::Command;
+mod common;
+
+use common::errdex;
 use serde_json::Value;
 use std::path::Path;
-
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::cargo_bin("errdex").unwrap();
-    c.env("ERRDEX_DB", db);
-    c
-}
 
 /// (path, line, kind, template as `list` shows it)
 type Expected = (&'static str, u32, &'static str, &'static str);

@@ -63,6 +63,20 @@ fn parse_floor(files: &[SourceFile]) -> u32 {
         .sum()
 }
 
+/// The full index: extract each snapshot and write it to a new catalogue.
+fn index_all(db: &std::path::Path, snapshots: &[errdex_source::Snapshot]) {
+    let mut c = Catalog::open(db).unwrap();
+    for s in snapshots {
+        let x = extract_all(&RustExtractor, &s.files);
+        c.replace_snapshot(&SnapshotInput {
+            meta: &s.meta,
+            files: &s.files,
+            extraction: &x,
+        })
+        .unwrap();
+    }
+}
+
 fn main() {
     let mut files = Vec::new();
     let mut snapshots = Vec::new();
@@ -114,17 +128,7 @@ fn main() {
             extract_all(&RustExtractor, &files);
         }));
         index.push(time_once(|| {
-            let db = db_dir.path().join(format!("run{round}.db"));
-            let mut c = Catalog::open(&db).unwrap();
-            for s in &snapshots {
-                let x = extract_all(&RustExtractor, &s.files);
-                c.replace_snapshot(&SnapshotInput {
-                    meta: &s.meta,
-                    files: &s.files,
-                    extraction: &x,
-                })
-                .unwrap();
-            }
+            index_all(&db_dir.path().join(format!("run{round}.db")), &snapshots)
         }));
     }
     let (rg, parse, extract, index) = (median(rg), median(parse), median(extract), median(index));
@@ -145,18 +149,7 @@ fn main() {
 
     let x = extract_all(&RustExtractor, &files);
     let db = db_dir.path().join("size.db");
-    {
-        let mut c = Catalog::open(&db).unwrap();
-        for s in &snapshots {
-            let x = extract_all(&RustExtractor, &s.files);
-            c.replace_snapshot(&SnapshotInput {
-                meta: &s.meta,
-                files: &s.files,
-                extraction: &x,
-            })
-            .unwrap();
-        }
-    }
+    index_all(&db, &snapshots);
     let conn = rusqlite::Connection::open(&db).unwrap();
     conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
         .unwrap();
