@@ -4,6 +4,7 @@
 //! fetch` to download it, and the archive read from cargo's cache after its
 //! checksum is checked against the lock file. No host is hard-coded.
 
+use crate::lock::{LockedPackage, LockedSource};
 use crate::{archive, Snapshot, SourceError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -126,9 +127,8 @@ fn resolve(spec: &CrateSpec) -> Result<(String, String), SourceError> {
     write("Cargo.toml", &manifest)?;
     write("lib.rs", "")?;
     cargo(dir.path(), &["generate-lockfile"], spec)?;
-    let lock = std::fs::read_to_string(dir.path().join("Cargo.lock"))
-        .map_err(|e| SourceError::Io("Cargo.lock".into(), e))?;
-    let (version, checksum) = locked_package(&lock, &spec.name)
+    let locked = crate::lock::packages(&dir.path().join("Cargo.lock"))?;
+    let (version, checksum) = registry_package(&locked, &spec.name)
         .ok_or_else(|| SourceError::UnknownCrate(spec.display()))?;
     cargo(dir.path(), &["fetch", "--locked"], spec)?;
     Ok((version, checksum))
@@ -158,23 +158,14 @@ fn cargo(dir: &Path, args: &[&str], spec: &CrateSpec) -> Result<(), SourceError>
     Err(SourceError::Cargo(first.to_string()))
 }
 
-/// The version and checksum of registry package `name` in a lock file.
-fn locked_package(lock: &str, name: &str) -> Option<(String, String)> {
-    let doc: toml::Table = lock.parse().ok()?;
-    let packages = doc.get("package")?.as_array()?;
-    packages.iter().find_map(|p| {
-        let t = p.as_table()?;
-        if t.get("name")?.as_str()? != name {
-            return None;
+/// The version and checksum of registry package `name` among a lock
+/// file's packages.
+fn registry_package(locked: &[LockedPackage], name: &str) -> Option<(String, String)> {
+    locked.iter().find_map(|p| match &p.source {
+        LockedSource::Registry { checksum } if p.name == name => {
+            Some((p.version.clone(), checksum.clone()))
         }
-        let source = t.get("source")?.as_str()?;
-        if !(source.starts_with("registry+") || source.starts_with("sparse+")) {
-            return None;
-        }
-        Some((
-            t.get("version")?.as_str()?.to_string(),
-            t.get("checksum")?.as_str()?.to_string(),
-        ))
+        _ => None,
     })
 }
 
@@ -250,10 +241,11 @@ version = "0.4.22"
 source = "registry+https://github.com/rust-lang/crates.io-index"
 checksum = "abcd"
 "#;
+        let locked = crate::lock::parse(lock).unwrap();
         assert_eq!(
-            locked_package(lock, "log"),
+            registry_package(&locked, "log"),
             Some(("0.4.22".into(), "abcd".into()))
         );
-        assert_eq!(locked_package(lock, "errdex-fetch"), None);
+        assert_eq!(registry_package(&locked, "errdex-fetch"), None);
     }
 }

@@ -41,7 +41,7 @@ pub fn packages(path: &Path) -> Result<Vec<LockedPackage>, SourceError> {
         .ok_or_else(|| SourceError::Archive(format!("{} is not a Cargo.lock", path.display())))
 }
 
-fn parse(text: &str) -> Option<Vec<LockedPackage>> {
+pub(crate) fn parse(text: &str) -> Option<Vec<LockedPackage>> {
     let doc: toml::Table = text.parse().ok()?;
     let packages = doc.get("package")?.as_array()?;
     let mut out = Vec::new();
