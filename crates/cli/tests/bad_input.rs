@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::errdex;
+use common::{errdex, run_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -51,17 +51,7 @@ fn hostile_tree_is_indexed_with_counted_skips() {
     let _listener = std::os::unix::net::UnixListener::bind(root.join("src/sock.rs")).unwrap();
 
     let db = tmp.path().join("c.db");
-    let out = errdex(&db)
-        .args(["index", "--json"])
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = run_json(errdex(&db).args(["index", "--json"]).arg(&root));
     assert_eq!(summary["files"], 2, "{summary}");
     let skipped = &summary["skipped"];
     assert_eq!(skipped["invalid_utf8"], 1, "{summary}");

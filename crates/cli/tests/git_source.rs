@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::errdex;
+use common::{errdex, run_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -83,17 +83,11 @@ fn revisions_of_a_git_repository() {
     );
 
     let db = tmp.path().join("c.db");
-    let out = errdex(&db)
-        .args(["index", "--json"])
-        .arg(format!("{}@v1", repo.display()))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let s = run_json(
+        errdex(&db)
+            .args(["index", "--json"])
+            .arg(format!("{}@v1", repo.display())),
     );
-    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["repo"], "example-org/widget");
     assert_eq!(s["revision"], v1);
     assert_eq!(s["date"], "2025-01-02T03:04:05Z");

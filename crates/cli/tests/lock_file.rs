@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::errdex;
+use common::{errdex, run_json};
 use serde_json::Value;
 use std::path::Path;
 
@@ -36,16 +36,7 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
     project(&app, "1.0.26");
     let lock = format!("lock:{}", app.join("Cargo.lock").display());
 
-    let out = errdex(&db)
-        .args(["index", "--json", &lock])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = run_json(errdex(&db).args(["index", "--json", &lock]));
     let mut indexed: Vec<&str> = s["indexed"]
         .as_array()
         .unwrap()
