@@ -8,6 +8,7 @@
 //! the previous state intact. It knows nothing of parsing.
 
 mod blob;
+mod cache;
 mod read;
 mod schema;
 mod write;
@@ -15,6 +16,7 @@ mod write;
 use rusqlite::Connection;
 use std::path::Path;
 
+pub use blob::hash as content_hash;
 pub use read::{
     Counts, ErrorDetail, ErrorSummary, EvidenceRow, LiteralEntry, MatchEntry, MatchSite,
     RepoSummary, SiteRow,

@@ -94,6 +94,15 @@ CREATE INDEX literals_snapshot ON literals(snapshot_id);
 ALTER TABLE snapshots ADD COLUMN vcs_commit TEXT;
 ALTER TABLE snapshots ADD COLUMN path_in_vcs TEXT;
 "#,
+    r#"
+CREATE TABLE file_cache (
+    path         TEXT NOT NULL,
+    hash         TEXT NOT NULL,
+    fingerprint  TEXT NOT NULL,
+    data         BLOB NOT NULL,
+    PRIMARY KEY (path, hash)
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The schema version this build writes.

@@ -13,6 +13,12 @@ pub struct SnapshotInput<'a> {
     pub files: &'a [SourceFile],
     /// The extraction.
     pub extraction: &'a Extraction,
+    /// The extractor build that made it (see `errdex_extract::FINGERPRINT`).
+    pub fingerprint: &'a str,
+    /// Per-file results parsed for this snapshot (index into `files`,
+    /// encoded result), cached so the next snapshot reuses them; the cache
+    /// keeps only entries of `fingerprint` for files some snapshot holds.
+    pub parsed: &'a [(usize, Vec<u8>)],
 }
 
 /// What a write did.
@@ -176,6 +182,7 @@ impl Catalog {
                 add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text])?;
             }
         }
+        crate::cache::store(&tx, input)?;
         let errors = ids.iter().collect::<HashSet<_>>().len();
         tx.execute(
             "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",

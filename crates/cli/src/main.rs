@@ -30,6 +30,10 @@ enum Command {
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
+        /// Parse every file again, even those unchanged since an earlier
+        /// snapshot (by default their cached results are reused).
+        #[arg(long)]
+        no_reuse: bool,
     },
     /// Find the error sites that produced pasted output (a panic, a
     /// backtrace, an error chain, a log line, a bare message).
@@ -103,7 +107,18 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<u8, Failure> {
     let db = db::path(cli.db)?;
     match cli.command {
-        Command::Index { sources, json } => cmd::index::run(&db, &sources, json),
+        Command::Index {
+            sources,
+            json,
+            no_reuse,
+        } => cmd::index::run(
+            &db,
+            &sources,
+            &cmd::index::Options {
+                json,
+                reuse: !no_reuse,
+            },
+        ),
         Command::Explain { text, lock, json } => {
             cmd::explain::run(&db, text.as_deref(), lock.as_deref(), json)
         }

@@ -3,33 +3,9 @@
 
 mod common;
 
-use common::{errdex, run_json};
+use common::{errdex, git, run_json};
 use serde_json::Value;
 use std::path::Path;
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = std::process::Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.org",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_COMMITTER_DATE", "2025-01-02T03:04:05Z")
-        .env("GIT_AUTHOR_DATE", "2025-01-02T03:04:05Z")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_string()
-}
 
 #[test]
 fn revisions_of_a_git_repository() {
@@ -185,4 +161,55 @@ fn revisions_of_a_git_repository() {
             .stdout,
         before
     );
+}
+
+/// Re-indexing after one changed file parses only that file, and the
+/// catalogue holds exactly what a full index of the revision holds.
+#[test]
+fn unchanged_files_are_not_parsed_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("gadget");
+    std::fs::create_dir_all(repo.join("src")).unwrap();
+    git(&repo, &["init", "-q"]);
+    let lib = "pub mod a;\npub mod b;\npub const MSG: &str = \"gadget limit reached\";\n";
+    std::fs::write(repo.join("src/lib.rs"), lib).unwrap();
+    std::fs::write(
+        repo.join("src/a.rs"),
+        "pub fn a(x: u8) {\n    assert!(x < 3, \"{}\", crate::MSG);\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("src/b.rs"),
+        "pub fn b() -> Result<(), String> {\n    Err(\"gadget b failed\".into())\n}\n",
+    )
+    .unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "one"]);
+    git(&repo, &["tag", "v1"]);
+    // Only the constant's file changes; a.rs, whose message is that
+    // constant, is reused and must still see the new text.
+    std::fs::write(
+        repo.join("src/lib.rs"),
+        lib.replace("gadget limit reached", "gadget limit of 3 reached"),
+    )
+    .unwrap();
+    git(&repo, &["commit", "-q", "-am", "two"]);
+    let rev = |r: &str| format!("{}@{r}", repo.display());
+
+    let db = tmp.path().join("reuse.db");
+    let first = run_json(errdex(&db).args(["index", "--json", &rev("v1")]));
+    assert_eq!(first["parsed_files"], 3);
+    assert_eq!(first["reused_files"], 0);
+    let second = run_json(errdex(&db).args(["index", "--json", &rev("HEAD")]));
+    assert_eq!(second["parsed_files"], 1, "{second}");
+    assert_eq!(second["reused_files"], 2, "{second}");
+
+    let full = tmp.path().join("full.db");
+    let whole = run_json(errdex(&full).args(["index", "--json", "--no-reuse", &rev("HEAD")]));
+    assert_eq!(whole["parsed_files"], 3);
+    let list = |db: &Path| run_json(errdex(db).args(["list", "--json", "gadget"]));
+    assert_eq!(list(&db), list(&full));
+    let messages = list(&db).to_string();
+    assert!(messages.contains("gadget limit of 3 reached"), "{messages}");
+    assert!(!messages.contains("gadget limit reached"), "{messages}");
 }

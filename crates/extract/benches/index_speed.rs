@@ -12,7 +12,7 @@
 //! Run: `cargo bench -p errdex-extract --bench index_speed` (needs `rg`).
 
 use errdex_catalog::{Catalog, SnapshotInput};
-use errdex_extract::{extract_all, Extractor, RustExtractor, SourceFile};
+use errdex_extract::{extract_all, extract_all_reusing, Extractor, RustExtractor, SourceFile};
 use errdex_source::{load, SourceSpec};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
@@ -63,15 +63,18 @@ fn parse_floor(files: &[SourceFile]) -> u32 {
         .sum()
 }
 
-/// The full index: extract each snapshot and write it to a new catalogue.
+/// The full index: extract each snapshot and write it (with its per-file
+/// cache, as `errdex index` does) to a new catalogue.
 fn index_all(db: &std::path::Path, snapshots: &[errdex_source::Snapshot]) {
     let mut c = Catalog::open(db).unwrap();
     for s in snapshots {
-        let x = extract_all(&RustExtractor, &s.files);
+        let r = extract_all_reusing(&RustExtractor, &s.files, &|_| None, &|_| {});
         c.replace_snapshot(&SnapshotInput {
             meta: &s.meta,
             files: &s.files,
-            extraction: &x,
+            extraction: &r.extraction,
+            fingerprint: errdex_extract::FINGERPRINT,
+            parsed: &r.parsed,
         })
         .unwrap();
     }

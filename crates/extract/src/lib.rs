@@ -12,13 +12,14 @@ mod rust;
 pub use errdex_model::SourceFile;
 use errdex_model::{Evidence, Literal, Site};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 pub use errdex_model::{Extraction, SiteEvidence};
 pub use resolve::resolve;
 pub use rust::RustExtractor;
 
 /// A site whose keeping depends on facts about the whole snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Condition {
     /// Always a site.
     Always,
@@ -29,7 +30,7 @@ pub enum Condition {
 }
 
 /// A site as one file sees it, before snapshot-wide resolution.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Candidate {
     /// The site.
     pub site: Site,
@@ -38,7 +39,7 @@ pub struct Candidate {
 }
 
 /// A `const`/`static` holding a message.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ConstDef {
     /// The const's name.
     pub name: String,
@@ -50,7 +51,7 @@ pub struct ConstDef {
 
 /// An invocation of a macro that is not a known message macro; if the
 /// snapshot defines it with error sites in its body, each is a site here.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MacroCall {
     /// The macro's name (last path segment).
     pub name: String,
@@ -63,7 +64,7 @@ pub struct MacroCall {
 }
 
 /// Everything one file yields.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct FileExtraction {
     /// Sites found.
     pub candidates: Vec<Candidate>,
@@ -103,6 +104,77 @@ pub trait Extractor: Sync {
     /// The compilation unit (crate, package) a file belongs to, as a folder
     /// path; tests are linked only to sites of their own unit.
     fn unit_of(&self, path: &str) -> String;
+}
+
+/// Identifies this build's extraction: a per-file result cached under one
+/// fingerprint is reused only by a build with the same fingerprint.
+pub const FINGERPRINT: &str = env!("ERRDEX_EXTRACT_FINGERPRINT");
+
+impl FileExtraction {
+    /// The stable bytes of this result, for a cache.
+    pub fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("file extractions serialise")
+    }
+
+    /// Reads bytes written by [`FileExtraction::encode`] of the same
+    /// [`FINGERPRINT`]; `None` when they do not decode.
+    pub fn decode(bytes: &[u8]) -> Option<Self> {
+        serde_json::from_slice(bytes).ok()
+    }
+}
+
+/// An extraction that reused earlier per-file results.
+pub struct Reused {
+    /// The snapshot's resolved extraction.
+    pub extraction: Extraction,
+    /// Files parsed this time (indices into the input), with their encoded
+    /// per-file results, to cache for the next snapshot.
+    pub parsed: Vec<(usize, Vec<u8>)>,
+    /// Files whose earlier result was reused.
+    pub reused: usize,
+}
+
+/// [`extract_all_with`], taking the per-file result of an unchanged file
+/// from `earlier` (by index into `files`) instead of parsing it again.
+/// Per-file results depend only on the file's path and text, so the
+/// snapshot-wide resolution sees exactly what a full extraction would.
+pub fn extract_all_reusing(
+    extractor: &dyn Extractor,
+    files: &[SourceFile],
+    earlier: &(dyn Fn(usize) -> Option<FileExtraction> + Sync),
+    progress: &(dyn Fn(&str) + Sync),
+) -> Reused {
+    let per_file: Vec<(usize, FileExtraction, Option<Vec<u8>>)> = files
+        .par_iter()
+        .enumerate()
+        .filter(|(_, f)| extractor.handles(&f.path))
+        .map(|(i, f)| {
+            let out = match earlier(i) {
+                Some(x) => (i, x, None),
+                None => {
+                    let x = extractor.extract(f);
+                    let bytes = x.encode();
+                    (i, x, Some(bytes))
+                }
+            };
+            progress(&f.path);
+            out
+        })
+        .collect();
+    let mut parsed = Vec::new();
+    let mut results = Vec::with_capacity(per_file.len());
+    for (i, x, bytes) in per_file {
+        if let Some(b) = bytes {
+            parsed.push((i, b));
+        }
+        results.push(x);
+    }
+    let reused = results.len() - parsed.len();
+    Reused {
+        extraction: resolve(extractor, results),
+        parsed,
+        reused,
+    }
 }
 
 /// Runs `extractor` over every file it handles, in parallel, then resolves

@@ -1,8 +1,8 @@
 //! `errdex index SOURCE...`: load, extract, store, summarise.
 
 use crate::Failure;
-use errdex_catalog::{Catalog, SnapshotInput};
-use errdex_extract::{Extractor, RustExtractor};
+use errdex_catalog::{Catalog, SnapshotInput, WriteSummary};
+use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
 use errdex_source::{Snapshot, SourceSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -25,11 +25,24 @@ struct Summary {
     test_sites: usize,
     literals: usize,
     syntax_errors: usize,
+    /// Files parsed this time.
+    parsed_files: usize,
+    /// Files unchanged since an earlier snapshot, whose cached result was used.
+    reused_files: usize,
     replaced: bool,
     seconds: f64,
 }
 
-pub fn run(db: &Path, sources: &[String], json: bool) -> Result<u8, Failure> {
+/// How to index.
+pub struct Options {
+    /// Print JSON summaries.
+    pub json: bool,
+    /// Reuse cached results of unchanged files.
+    pub reuse: bool,
+}
+
+pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure> {
+    let json = opts.json;
     let specs = sources
         .iter()
         .map(|s| SourceSpec::parse(s).map_err(Failure::input))
@@ -43,7 +56,7 @@ pub fn run(db: &Path, sources: &[String], json: bool) -> Result<u8, Failure> {
                 Some(c) => c,
                 None => catalog.insert(Catalog::open(db)?),
             };
-            index_lock(c, &extractor, path, json)?;
+            index_lock(c, &extractor, path, opts)?;
             continue;
         }
         let started = Instant::now();
@@ -52,7 +65,7 @@ pub fn run(db: &Path, sources: &[String], json: bool) -> Result<u8, Failure> {
             Some(c) => c,
             None => catalog.insert(Catalog::open(db)?),
         };
-        let summary = index_one(catalog, &extractor, snapshot, started)?;
+        let summary = index_one(catalog, &extractor, snapshot, started, opts)?;
         let mut o = String::new();
         if json {
             let _ = writeln!(
@@ -87,6 +100,7 @@ fn index_one(
     extractor: &RustExtractor,
     snapshot: Snapshot,
     started: Instant,
+    opts: &Options,
 ) -> Result<Summary, Failure> {
     let bar = ProgressBar::new(snapshot.files.len() as u64);
     bar.set_style(
@@ -94,17 +108,14 @@ fn index_one(
             .expect("static template")
             .progress_chars("=> "),
     );
-    let extraction = errdex_extract::extract_all_with(extractor, &snapshot.files, &|_| bar.inc(1));
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} writing the catalogue").expect("static template"),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    let written = catalog.replace_snapshot(&SnapshotInput {
-        meta: &snapshot.meta,
-        files: &snapshot.files,
-        extraction: &extraction,
-    })?;
+    let stored = extract_and_store(catalog, extractor, &snapshot, opts.reuse, &bar)?;
     bar.finish_and_clear();
+    let Stored {
+        extraction,
+        written,
+        parsed,
+        reused,
+    } = stored;
     let mut by_kind = BTreeMap::new();
     for s in &extraction.sites {
         *by_kind.entry(s.kind.as_str()).or_insert(0) += 1;
@@ -125,6 +136,8 @@ fn index_one(
         test_sites: extraction.sites.iter().filter(|s| s.is_test).count(),
         literals: extraction.literals.len(),
         syntax_errors: extraction.syntax_errors,
+        parsed_files: parsed,
+        reused_files: reused,
         replaced: written.replaced,
         seconds: started.elapsed().as_secs_f64(),
     })
@@ -147,7 +160,7 @@ fn index_lock(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
     path: &Path,
-    json: bool,
+    opts: &Options,
 ) -> Result<(), Failure> {
     use errdex_source::lock::{packages, LockedSource};
     let started = Instant::now();
@@ -185,12 +198,13 @@ fn index_lock(
         let snapshot =
             errdex_source::load_locked(&p.name, &p.version, &checksum, &|f| extractor.handles(f))
                 .map_err(Failure::input)?;
-        let extraction = errdex_extract::extract_all(extractor, &snapshot.files);
-        catalog.replace_snapshot(&SnapshotInput {
-            meta: &snapshot.meta,
-            files: &snapshot.files,
-            extraction: &extraction,
-        })?;
+        extract_and_store(
+            catalog,
+            extractor,
+            &snapshot,
+            opts.reuse,
+            &ProgressBar::hidden(),
+        )?;
         indexed.push(format!("{}@{}", p.name, p.version));
         bar.inc(1);
     }
@@ -204,7 +218,7 @@ fn index_lock(
         seconds: started.elapsed().as_secs_f64(),
     };
     let mut o = String::new();
-    if json {
+    if opts.json {
         let _ = writeln!(
             o,
             "{}",
@@ -232,13 +246,72 @@ fn index_lock(
     Ok(())
 }
 
+/// A snapshot extracted and written.
+struct Stored {
+    extraction: Extraction,
+    written: WriteSummary,
+    /// Files parsed.
+    parsed: usize,
+    /// Files unchanged since an earlier snapshot, not parsed again.
+    reused: usize,
+}
+
+/// Extracts a snapshot, reusing the cached result of every file whose path
+/// and text an earlier snapshot already had (unless `reuse` is off), and
+/// writes it with the results of the files it parsed.
+fn extract_and_store(
+    catalog: &mut Catalog,
+    extractor: &RustExtractor,
+    snapshot: &Snapshot,
+    reuse: bool,
+    bar: &ProgressBar,
+) -> Result<Stored, Failure> {
+    let cached = if reuse {
+        let hashes: Vec<String> = snapshot
+            .files
+            .iter()
+            .map(|f| errdex_catalog::content_hash(&f.text))
+            .collect();
+        let keys: Vec<(&str, &str)> = snapshot
+            .files
+            .iter()
+            .zip(&hashes)
+            .map(|(f, h)| (f.path.as_str(), h.as_str()))
+            .collect();
+        catalog.cached_files(errdex_extract::FINGERPRINT, &keys)?
+    } else {
+        Default::default()
+    };
+    let earlier = |i: usize| cached.get(&i).and_then(|b| FileExtraction::decode(b));
+    let r =
+        errdex_extract::extract_all_reusing(extractor, &snapshot.files, &earlier, &|_| bar.inc(1));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} writing the catalogue").expect("static template"),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let written = catalog.replace_snapshot(&SnapshotInput {
+        meta: &snapshot.meta,
+        files: &snapshot.files,
+        extraction: &r.extraction,
+        fingerprint: errdex_extract::FINGERPRINT,
+        parsed: &r.parsed,
+    })?;
+    Ok(Stored {
+        parsed: r.parsed.len(),
+        reused: r.reused,
+        extraction: r.extraction,
+        written,
+    })
+}
+
 fn print_summary(o: &mut String, s: &Summary) {
     let _ = writeln!(
         o,
-        "indexed {}@{}: {} files, {} sites ({} in tests), {} errors, {} literals in {:.2}s{}",
+        "indexed {}@{}: {} files ({} unchanged, not parsed again), {} sites ({} in tests), {} errors, {} literals in {:.2}s{}",
         s.repo,
         s.revision,
         s.files,
+        s.reused_files,
         s.sites,
         s.test_sites,
         s.errors,
