@@ -1,7 +1,7 @@
 //! Queries for `list`, `show` and the web pages.
 
 use crate::{blob, Catalog, Result};
-use errdex_model::{EvidenceKind, Kind, Template};
+use errdex_model::{EvidenceKind, Introduction, Kind, Origin, Template};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -124,6 +124,8 @@ pub struct ErrorDetail {
     pub sites: Vec<SiteRow>,
     /// Evidence.
     pub evidence: Vec<EvidenceRow>,
+    /// Where the message came from, as of the newest snapshot with history.
+    pub origin: Option<Origin>,
 }
 
 fn kind_of(s: String) -> rusqlite::Result<Kind> {
@@ -299,7 +301,30 @@ impl Catalog {
                 })
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
+        let origin = self
+            .conn
+            .query_row(
+                "SELECT status, commit_sha, date, subject, pr FROM origins
+                 WHERE error_id = ?1 ORDER BY snapshot_id DESC LIMIT 1",
+                [&id],
+                |r| {
+                    let status: String = r.get(0)?;
+                    let commit: String = r.get(1)?;
+                    Ok(if status == "commit" {
+                        Origin::Commit(Introduction {
+                            commit,
+                            date: r.get(2)?,
+                            subject: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
+                            pr: r.get(4)?,
+                        })
+                    } else {
+                        Origin::BeforeShallowBoundary { boundary: commit }
+                    })
+                },
+            )
+            .optional()?;
         Ok(Some(ErrorDetail {
+            origin,
             id,
             repo,
             remote,

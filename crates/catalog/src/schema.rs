@@ -102,6 +102,17 @@ CREATE TABLE file_cache (
     data         BLOB NOT NULL,
     PRIMARY KEY (path, hash)
 ) WITHOUT ROWID;
+CREATE TABLE origins (
+    snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    error_id     TEXT NOT NULL REFERENCES errors(id),
+    status       TEXT NOT NULL,
+    commit_sha   TEXT NOT NULL,
+    date         TEXT,
+    subject      TEXT,
+    pr           INTEGER,
+    PRIMARY KEY (error_id, snapshot_id)
+) WITHOUT ROWID;
+CREATE INDEX origins_snapshot ON origins(snapshot_id);
 "#,
 ];
 

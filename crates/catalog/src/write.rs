@@ -1,7 +1,7 @@
 //! Writing one snapshot, atomically.
 
 use crate::{blob, Catalog, Result};
-use errdex_model::{ErrorId, Extraction, SnapshotMeta, SourceFile};
+use errdex_model::{ErrorId, Extraction, Origin, SnapshotMeta, SourceFile};
 use rusqlite::{params, OptionalExtension};
 use std::collections::HashSet;
 
@@ -19,6 +19,9 @@ pub struct SnapshotInput<'a> {
     /// encoded result), cached so the next snapshot reuses them; the cache
     /// keeps only entries of `fingerprint` for files some snapshot holds.
     pub parsed: &'a [(usize, Vec<u8>)],
+    /// Where messages came from in history (index into the extraction's
+    /// sites, origin); empty when the source has no history.
+    pub origins: &'a [(usize, Origin)],
 }
 
 /// What a write did.
@@ -180,6 +183,35 @@ impl Catalog {
                 tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text) VALUES (?1, ?2, ?3, ?4, ?5)")?;
             for l in &x.literals {
                 add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text])?;
+            }
+        }
+        {
+            let mut add_origin = tx.prepare_cached(
+                "INSERT OR IGNORE INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for (site, origin) in input.origins {
+                let Some(id) = ids.get(*site) else { continue };
+                match origin {
+                    Origin::Commit(c) => add_origin.execute(params![
+                        snapshot_id,
+                        id,
+                        "commit",
+                        c.commit,
+                        c.date,
+                        c.subject,
+                        c.pr
+                    ])?,
+                    Origin::BeforeShallowBoundary { boundary } => add_origin.execute(params![
+                        snapshot_id,
+                        id,
+                        "before_shallow_boundary",
+                        boundary,
+                        None::<String>,
+                        None::<String>,
+                        None::<u32>
+                    ])?,
+                };
             }
         }
         crate::cache::store(&tx, input)?;

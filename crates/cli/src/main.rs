@@ -34,6 +34,10 @@ enum Command {
         /// snapshot (by default their cached results are reused).
         #[arg(long)]
         no_reuse: bool,
+        /// Skip tracing each message to the commit that introduced it (git
+        /// sources only).
+        #[arg(long)]
+        no_history: bool,
     },
     /// Find the error sites that produced pasted output (a panic, a
     /// backtrace, an error chain, a log line, a bare message).
@@ -111,12 +115,14 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             sources,
             json,
             no_reuse,
+            no_history,
         } => cmd::index::run(
             &db,
             &sources,
             &cmd::index::Options {
                 json,
                 reuse: !no_reuse,
+                history: !no_history,
             },
         ),
         Command::Explain { text, lock, json } => {

@@ -4,11 +4,13 @@
 //! This crate knows nothing of parsing, storage or presentation; it only
 //! defines the values that flow from `source` to `extract` to `catalog`.
 
+mod history;
 mod id;
 mod kind;
 mod site;
 mod template;
 
+pub use history::{Introduction, Origin};
 pub use id::ErrorId;
 pub use kind::Kind;
 pub use site::{

@@ -129,9 +129,7 @@ fn rfc3339(secs: u64) -> Option<String> {
     if secs < 315_532_800 {
         return None;
     }
-    let t = time::OffsetDateTime::from_unix_timestamp(secs as i64).ok()?;
-    t.format(&time::format_description::well_known::Rfc3339)
-        .ok()
+    crate::rfc3339(secs as i64)
 }
 
 #[cfg(test)]

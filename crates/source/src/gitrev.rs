@@ -92,12 +92,7 @@ pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snap
         meta: SnapshotMeta {
             repo: remote.as_deref().and_then(slug_of_url).unwrap_or(folder),
             revision: commit.id.to_string(),
-            date: time::OffsetDateTime::from_unix_timestamp(seconds)
-                .ok()
-                .and_then(|t| {
-                    t.format(&time::format_description::well_known::Rfc3339)
-                        .ok()
-                }),
+            date: crate::rfc3339(seconds),
             remote,
             vcs: Some(errdex_model::VcsPin {
                 commit: commit.id.to_string(),

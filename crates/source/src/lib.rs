@@ -10,6 +10,7 @@ mod archive;
 mod crates;
 mod folder;
 mod gitrev;
+pub mod history;
 pub mod lock;
 
 use errdex_model::{SnapshotMeta, SourceFile};
@@ -189,6 +190,13 @@ pub fn load_locked(
 /// Best effort: a failure only means each package is fetched alone.
 pub fn prefetch_lock(lock: &std::path::Path) -> bool {
     crates::prefetch(lock)
+}
+
+/// A Unix time as RFC 3339 (UTC).
+pub(crate) fn rfc3339(secs: i64) -> Option<String> {
+    let t = time::OffsetDateTime::from_unix_timestamp(secs).ok()?;
+    t.format(&time::format_description::well_known::Rfc3339)
+        .ok()
 }
 
 /// Checks one file's bytes: the text, or why it is skipped.

@@ -3,10 +3,11 @@
 use crate::Failure;
 use errdex_catalog::{Catalog, SnapshotInput, WriteSummary};
 use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
+use errdex_model::{Kind, Origin};
 use errdex_source::{Snapshot, SourceSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -30,6 +31,23 @@ struct Summary {
     /// Files unchanged since an earlier snapshot, whose cached result was used.
     reused_files: usize,
     replaced: bool,
+    /// The history pass, for git sources.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    history: Option<HistorySummary>,
+    seconds: f64,
+}
+
+/// What the history pass found (the `history` object of `--json`).
+#[derive(Serialize)]
+struct HistorySummary {
+    /// First-parent commits walked.
+    commits: usize,
+    /// Errors whose introducing commit was found.
+    traced: usize,
+    /// Errors older than a shallow clone's history.
+    before_shallow_boundary: usize,
+    /// Errors with no message text long enough to trace.
+    untraced: usize,
     seconds: f64,
 }
 
@@ -39,6 +57,8 @@ pub struct Options {
     pub json: bool,
     /// Reuse cached results of unchanged files.
     pub reuse: bool,
+    /// Trace each message's origin in git history.
+    pub history: bool,
 }
 
 pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure> {
@@ -65,7 +85,11 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
             Some(c) => c,
             None => catalog.insert(Catalog::open(db)?),
         };
-        let summary = index_one(catalog, &extractor, snapshot, started, opts)?;
+        let git_dir = match spec {
+            SourceSpec::Git(dir, _) if opts.history => Some(dir.as_path()),
+            _ => None,
+        };
+        let summary = index_one(catalog, &extractor, snapshot, git_dir, started, opts)?;
         let mut o = String::new();
         if json {
             let _ = writeln!(
@@ -99,6 +123,7 @@ fn index_one(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
     snapshot: Snapshot,
+    git_dir: Option<&Path>,
     started: Instant,
     opts: &Options,
 ) -> Result<Summary, Failure> {
@@ -108,13 +133,18 @@ fn index_one(
             .expect("static template")
             .progress_chars("=> "),
     );
-    let stored = extract_and_store(catalog, extractor, &snapshot, opts.reuse, &bar)?;
+    let trace = git_dir.map(|dir| History {
+        dir,
+        rev: &snapshot.meta.revision,
+    });
+    let stored = extract_and_store(catalog, extractor, &snapshot, opts.reuse, trace, &bar)?;
     bar.finish_and_clear();
     let Stored {
         extraction,
         written,
         parsed,
         reused,
+        history,
     } = stored;
     let mut by_kind = BTreeMap::new();
     for s in &extraction.sites {
@@ -139,6 +169,7 @@ fn index_one(
         parsed_files: parsed,
         reused_files: reused,
         replaced: written.replaced,
+        history,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
@@ -203,6 +234,7 @@ fn index_lock(
             extractor,
             &snapshot,
             opts.reuse,
+            None,
             &ProgressBar::hidden(),
         )?;
         indexed.push(format!("{}@{}", p.name, p.version));
@@ -254,6 +286,15 @@ struct Stored {
     parsed: usize,
     /// Files unchanged since an earlier snapshot, not parsed again.
     reused: usize,
+    /// The history pass, when one ran.
+    history: Option<HistorySummary>,
+}
+
+/// A git repository whose history the snapshot's messages are traced in.
+#[derive(Clone, Copy)]
+struct History<'a> {
+    dir: &'a Path,
+    rev: &'a str,
 }
 
 /// Extracts a snapshot, reusing the cached result of every file whose path
@@ -264,6 +305,7 @@ fn extract_and_store(
     extractor: &RustExtractor,
     snapshot: &Snapshot,
     reuse: bool,
+    history: Option<History>,
     bar: &ProgressBar,
 ) -> Result<Stored, Failure> {
     let cached = if reuse {
@@ -285,23 +327,103 @@ fn extract_and_store(
     let earlier = |i: usize| cached.get(&i).and_then(|b| FileExtraction::decode(b));
     let r =
         errdex_extract::extract_all_reusing(extractor, &snapshot.files, &earlier, &|_| bar.inc(1));
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let (origins, history) = match history {
+        Some(h) => {
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} tracing messages through git history")
+                    .expect("static template"),
+            );
+            let (origins, summary) = trace(h, snapshot, &r.extraction, extractor)?;
+            (origins, Some(summary))
+        }
+        None => (Vec::new(), None),
+    };
     bar.set_style(
         ProgressStyle::with_template("{spinner} writing the catalogue").expect("static template"),
     );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let written = catalog.replace_snapshot(&SnapshotInput {
         meta: &snapshot.meta,
         files: &snapshot.files,
         extraction: &r.extraction,
         fingerprint: errdex_extract::FINGERPRINT,
         parsed: &r.parsed,
+        origins: &origins,
     })?;
     Ok(Stored {
         parsed: r.parsed.len(),
         reused: r.reused,
         extraction: r.extraction,
         written,
+        history,
     })
+}
+
+/// One history pass for every site's message: each distinct key is
+/// traced once, and its origin given to every site carrying it.
+fn trace(
+    h: History,
+    snapshot: &Snapshot,
+    extraction: &Extraction,
+    extractor: &RustExtractor,
+) -> Result<(Vec<(usize, Origin)>, HistorySummary), Failure> {
+    use errdex_source::history;
+    let started = Instant::now();
+    let mut keys: Vec<String> = Vec::new();
+    let mut key_index: HashMap<String, usize> = HashMap::new();
+    let texts: HashMap<&str, &str> = snapshot
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.text.as_str()))
+        .collect();
+    let site_keys: Vec<Option<usize>> = extraction
+        .sites
+        .iter()
+        .map(|s| {
+            let from = s.message_from.as_deref().and_then(|m| m.rsplit_once(':'));
+            let sources: Vec<&str> = [Some(s.path.as_str()), from.map(|(p, _)| p)]
+                .into_iter()
+                .flatten()
+                .filter_map(|p| texts.get(p).copied())
+                .collect();
+            let k = history::key_of(&s.template, &sources)?;
+            Some(*key_index.entry(k.clone()).or_insert_with(|| {
+                keys.push(k);
+                keys.len() - 1
+            }))
+        })
+        .collect();
+    let found = history::introductions(h.dir, h.rev, &keys, &|p| extractor.handles(p))
+        .map_err(Failure::input)?;
+    let mut origins = Vec::new();
+    let mut by_error: HashMap<(Kind, &str, String), &Origin> = HashMap::new();
+    for (i, k) in site_keys.iter().enumerate() {
+        if let Some(o) = k.and_then(|k| found.origins[k].as_ref()) {
+            let s = &extraction.sites[i];
+            by_error.insert((s.kind, s.item_path.as_str(), s.template.normalized()), o);
+            origins.push((i, o.clone()));
+        }
+    }
+    let traced = by_error
+        .values()
+        .filter(|o| matches!(o, Origin::Commit(_)))
+        .count();
+    let shallow = by_error.len() - traced;
+    let errors: HashSet<(Kind, &str, String)> = extraction
+        .sites
+        .iter()
+        .map(|s| (s.kind, s.item_path.as_str(), s.template.normalized()))
+        .collect();
+    Ok((
+        origins,
+        HistorySummary {
+            commits: found.commits,
+            traced,
+            before_shallow_boundary: shallow,
+            untraced: errors.len() - by_error.len(),
+            seconds: started.elapsed().as_secs_f64(),
+        },
+    ))
 }
 
 fn print_summary(o: &mut String, s: &Summary) {

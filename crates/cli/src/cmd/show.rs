@@ -177,6 +177,28 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             let _ = writeln!(o, "  {} line {}", v.revision, lines.join(", "));
         }
     }
+    match &error.origin {
+        Some(errdex_model::Origin::Commit(c)) => {
+            let _ = writeln!(o);
+            let _ = writeln!(
+                o,
+                "Introduced in {} ({}): {}{}",
+                short(&c.commit),
+                c.date.as_deref().unwrap_or("date unknown"),
+                c.subject,
+                c.pr.map(|n| format!(" [PR #{n}]")).unwrap_or_default()
+            );
+        }
+        Some(errdex_model::Origin::BeforeShallowBoundary { boundary }) => {
+            let _ = writeln!(o);
+            let _ = writeln!(
+                o,
+                "Introduced before {} (the oldest commit of this shallow clone)",
+                short(boundary)
+            );
+        }
+        None => {}
+    }
     if !error.evidence.is_empty() {
         let _ = writeln!(o);
         let _ = writeln!(o, "Evidence:");
@@ -194,6 +216,11 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
     }
     crate::out::print(&o);
     Ok(0)
+}
+
+/// A commit sha's first 12 digits.
+fn short(sha: &str) -> &str {
+    sha.get(..12).unwrap_or(sha)
 }
 
 fn excerpt(catalog: &Catalog, s: &errdex_catalog::SiteRow) -> Result<Vec<ExcerptLine>, Failure> {
