@@ -209,13 +209,16 @@ impl Search<'_> {
     }
 }
 
-/// `(path, blob in parent, blob in commit)` of every file that differs.
+/// A file that differs: its path, its blob in the parent, in the commit.
+type FileChange = (String, Option<ObjectId>, Option<ObjectId>);
+
+/// Every file that differs between `parent` and `commit`.
 fn diff(
     repo: &gix::Repository,
     parent: &gix::Commit,
     commit: &gix::Commit,
     state: &mut gix::diff::tree::State,
-) -> Result<Vec<(String, Option<ObjectId>, Option<ObjectId>)>, Box<dyn std::error::Error>> {
+) -> Result<Vec<FileChange>, Box<dyn std::error::Error>> {
     use gix::diff::tree::recorder::Change;
     let old = parent.tree()?;
     let new = commit.tree()?;
