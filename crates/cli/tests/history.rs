@@ -128,21 +128,16 @@ fn each_message_is_traced_to_the_commit_that_introduced_it() {
     assert_eq!(merged["commit"], shas["merge"].as_str(), "{merged}");
     assert_eq!(merged["pr"], 15);
 
-    let text = errdex(&db)
-        .args(["show", {
-            let list = run_json(errdex(&db).args(["list", "--json", "tracer"]));
-            &list
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|e| e["template"] == "parser exploded on empty input")
-                .unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        }])
-        .output()
+    let list = run_json(errdex(&db).args(["list", "--json", "tracer"]));
+    let id = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["template"] == "parser exploded on empty input")
+        .unwrap()["id"]
+        .as_str()
         .unwrap();
+    let text = errdex(&db).args(["show", id]).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(
         text.contains(&format!(
