@@ -75,6 +75,7 @@ fn index_all(db: &std::path::Path, snapshots: &[errdex_source::Snapshot]) {
             extraction: &r.extraction,
             fingerprint: errdex_extract::FINGERPRINT,
             parsed: &r.parsed,
+            origins: &[],
         })
         .unwrap();
     }
