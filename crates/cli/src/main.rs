@@ -38,6 +38,10 @@ enum Command {
         /// sources only).
         #[arg(long)]
         no_history: bool,
+        /// A local clone of a git dependency of a lock file, `URL=DIR`
+        /// (repeatable): its locked commit is read from DIR.
+        #[arg(long = "clone", value_name = "URL=DIR")]
+        clones: Vec<String>,
     },
     /// Find the error sites that produced pasted output (a panic, a
     /// backtrace, an error chain, a log line, a bare message).
@@ -116,6 +120,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             json,
             no_reuse,
             no_history,
+            clones,
         } => cmd::index::run(
             &db,
             &sources,
@@ -123,6 +128,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 json,
                 reuse: !no_reuse,
                 history: !no_history,
+                clones: cmd::index::parse_clones(&clones)?,
             },
         ),
         Command::Explain { text, lock, json } => {

@@ -44,8 +44,11 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         .map(|v| v.as_str().unwrap())
         .collect();
     indexed.sort();
-    assert_eq!(indexed, vec!["humantime@2.2.0", "semver@1.0.26"]);
-    assert_eq!(s["skipped"]["path"], 1, "the app itself: {s}");
+    assert_eq!(indexed.len(), 3, "{s}");
+    assert_eq!(indexed[0], "humantime@2.2.0");
+    // The app itself, a path package, from its folder.
+    assert!(indexed[1].starts_with("lockapp@0.1.0 (path "), "{s}");
+    assert_eq!(indexed[2], "semver@1.0.26");
 
     // Again: nothing is indexed twice.
     let out = errdex(&db)
@@ -54,7 +57,7 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         .unwrap();
     let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["indexed"].as_array().unwrap().len(), 0);
-    assert_eq!(s["already_indexed"], 2);
+    assert_eq!(s["already_indexed"], 3);
 
     // Another semver version in the catalogue; --lock keeps to the locked one.
     let out = errdex(&db)
@@ -113,4 +116,94 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// A git dependency is read at its locked commit from a local clone given
+/// with `--clone`; without one it is a counted skip.
+#[test]
+fn git_dependency_from_a_local_clone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dep = tmp.path().join("forked");
+    std::fs::create_dir_all(dep.join("src")).unwrap();
+    std::fs::write(
+        dep.join("Cargo.toml"),
+        "[package]\nname = \"forked\"\nversion = \"0.3.0\"\nedition = \"2021\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dep.join("src/lib.rs"),
+        "pub fn f() {\n    panic!(\"forked crate gave up at the locked commit\");\n}\n",
+    )
+    .unwrap();
+    common::git(&dep, &["init", "-q"]);
+    common::git(&dep, &["add", "."]);
+    common::git(&dep, &["commit", "-q", "-m", "one"]);
+    let locked_commit = common::git(&dep, &["rev-parse", "HEAD"]);
+    let url = format!("file://{}", dep.display());
+
+    let app = tmp.path().join("gitapp");
+    std::fs::create_dir_all(app.join("src")).unwrap();
+    std::fs::write(
+        app.join("Cargo.toml"),
+        format!("[package]\nname = \"gitapp\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n\n[dependencies]\nforked = {{ git = \"{url}\" }}\n"),
+    )
+    .unwrap();
+    std::fs::write(app.join("src/main.rs"), "fn main() { forked::f() }\n").unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let ok = std::process::Command::new(cargo)
+        .args(["generate-lockfile", "--quiet"])
+        .current_dir(&app)
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    // A later commit in the clone must not be what is read.
+    std::fs::write(
+        dep.join("src/lib.rs"),
+        "pub fn f() {\n    panic!(\"a later message\");\n}\n",
+    )
+    .unwrap();
+    common::git(&dep, &["commit", "-q", "-am", "two"]);
+
+    let lock = format!("lock:{}", app.join("Cargo.lock").display());
+    let db = tmp.path().join("g.db");
+    let s = run_json(errdex(&db).args(["index", "--json", &lock]));
+    assert_eq!(s["skipped"]["git_without_clone"], 1, "{s}");
+
+    let s = run_json(
+        errdex(&db)
+            .args(["index", "--json", &lock, "--clone"])
+            .arg(format!("{url}={}", dep.display())),
+    );
+    let indexed = s["indexed"].to_string();
+    assert!(
+        indexed.contains(&format!("forked@0.3.0 (git {})", &locked_commit[..12])),
+        "{s}"
+    );
+    let found = run_json(errdex(&db).args([
+        "explain",
+        "--json",
+        "--lock",
+        app.join("Cargo.lock").to_str().unwrap(),
+        "forked crate gave up at the locked commit",
+    ]));
+    assert_eq!(
+        found["matches"][0]["revision"],
+        locked_commit.as_str(),
+        "{found}"
+    );
+    let later = errdex(&db)
+        .args(["explain", "a later message"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        later.status.code(),
+        Some(1),
+        "the later commit was not indexed"
+    );
+
+    let bad = errdex(&db)
+        .args(["index", &lock, "--clone", "no-equals-sign"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
 }

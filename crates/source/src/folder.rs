@@ -10,6 +10,26 @@ use xxhash_rust::xxh3::Xxh3;
 const IGNORED_DIRS: &[&str] = &["target", "node_modules"];
 
 pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
+    walk(root, wanted, false)
+}
+
+/// One package's folder, as `cargo package` sees it: subfolders holding a
+/// `Cargo.toml` are other packages and are left out.
+pub fn load_package(
+    name: &str,
+    root: &Path,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    let mut s = walk(root, wanted, true)?;
+    s.meta.repo = name.to_string();
+    Ok(s)
+}
+
+fn walk(
+    root: &Path,
+    wanted: &dyn Fn(&str) -> bool,
+    one_package: bool,
+) -> Result<Snapshot, SourceError> {
     if !root.is_dir() {
         return Err(SourceError::NotADirectory(root.to_path_buf()));
     }
@@ -23,7 +43,9 @@ pub fn load(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, Sour
         e.depth() == 0 || {
             let name = e.file_name().to_string_lossy();
             !(e.file_type().is_dir()
-                && (name.starts_with('.') || IGNORED_DIRS.contains(&name.as_ref())))
+                && (name.starts_with('.')
+                    || IGNORED_DIRS.contains(&name.as_ref())
+                    || (one_package && e.path().join("Cargo.toml").is_file())))
         }
     });
     for entry in walker {

@@ -185,6 +185,16 @@ pub fn load_locked(
     crates::load_exact(name, version, checksum, wanted)
 }
 
+/// Reads a path package of a lock file from its folder (nested packages
+/// left out), named `name`.
+pub fn load_path_package(
+    name: &str,
+    dir: &std::path::Path,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    folder::load_package(name, dir, wanted)
+}
+
 /// Downloads every package of a lock file at once (`cargo fetch` on the
 /// manifest beside it), so that [`load_locked`] finds them in the cache.
 /// Best effort: a failure only means each package is fetched alone.

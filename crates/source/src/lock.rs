@@ -13,8 +13,10 @@ pub enum LockedSource {
     },
     /// A git repository at a pinned revision.
     Git {
-        /// The source URL as written.
+        /// The repository's URL (without `git+`, query or fragment).
         url: String,
+        /// The pinned commit (the URL's `#fragment`).
+        commit: Option<String>,
     },
     /// A path dependency or the workspace's own members.
     Path,
@@ -31,6 +33,51 @@ pub struct LockedPackage {
     pub version: String,
     /// Where it comes from.
     pub source: LockedSource,
+}
+
+/// The folders of the workspace members beside a lock file, by
+/// `(name, version)`, from `cargo metadata --no-deps --offline` (which
+/// needs neither the registry nor git).
+pub fn member_folders(
+    lock: &Path,
+) -> Result<std::collections::HashMap<(String, String), std::path::PathBuf>, SourceError> {
+    let manifest = lock
+        .parent()
+        .map(|d| d.join("Cargo.toml"))
+        .filter(|m| m.is_file())
+        .ok_or_else(|| SourceError::Cargo(format!("no Cargo.toml beside {}", lock.display())))?;
+    let meta = cargo_metadata::MetadataCommand::new()
+        .manifest_path(&manifest)
+        .no_deps()
+        .other_options(vec!["--offline".to_string()])
+        .exec()
+        .map_err(|e| {
+            SourceError::Cargo(format!("cargo metadata on {}: {e}", manifest.display()))
+        })?;
+    Ok(meta
+        .packages
+        .into_iter()
+        .filter_map(|p| {
+            let dir = p.manifest_path.parent()?.as_std_path().to_path_buf();
+            Some(((p.name.to_string(), p.version.to_string()), dir))
+        })
+        .collect())
+}
+
+/// The catalogue's repo slug for a locked git package: `owner/repo` of
+/// its URL, else the package name.
+pub fn git_repo_slug(url: &str, name: &str) -> String {
+    crate::gitrev::slug_of_url(url).unwrap_or_else(|| name.to_string())
+}
+
+/// The same repository URL, spelled either way (`.git`, trailing `/`, case
+/// of the host).
+pub fn same_repository(a: &str, b: &str) -> bool {
+    fn norm(u: &str) -> String {
+        let u = u.trim().trim_end_matches('/');
+        u.strip_suffix(".git").unwrap_or(u).to_ascii_lowercase()
+    }
+    norm(a) == norm(b)
 }
 
 /// Reads a lock file's packages.
@@ -59,7 +106,15 @@ pub(crate) fn parse(text: &str) -> Option<Vec<LockedPackage>> {
                     None => LockedSource::Other(s.to_string()),
                 }
             }
-            Some(s) if s.starts_with("git+") => LockedSource::Git { url: s.to_string() },
+            Some(s) if s.starts_with("git+") => {
+                let rest = &s["git+".len()..];
+                let (url, commit) = match rest.split_once('#') {
+                    Some((u, c)) => (u, Some(c.to_string())),
+                    None => (rest, None),
+                };
+                let url = url.split('?').next().unwrap_or(url).to_string();
+                LockedSource::Git { url, commit }
+            }
             Some(s) => LockedSource::Other(s.to_string()),
         };
         out.push(LockedPackage {
@@ -100,7 +155,17 @@ source = "local-registry+file:///x"
         assert_eq!(p.len(), 4);
         assert_eq!(p[0].source, LockedSource::Path);
         assert!(matches!(p[1].source, LockedSource::Registry { .. }));
-        assert!(matches!(p[2].source, LockedSource::Git { .. }));
+        assert_eq!(
+            p[2].source,
+            LockedSource::Git {
+                url: "https://example.org/forked.git".into(),
+                commit: Some("abc123".into())
+            }
+        );
+        assert!(same_repository(
+            "https://Example.org/forked",
+            "https://example.org/forked.git/"
+        ));
         assert!(matches!(p[3].source, LockedSource::Other(_)));
         assert!(parse("not toml [[[").is_none());
     }

@@ -74,15 +74,29 @@ pub fn run(
     Ok(code)
 }
 
-/// The `(crate:NAME, VERSION)` pairs of a lock file's registry packages;
-/// says on stderr how many are not indexed yet.
+/// The `(repo, revision)` pairs of a lock file's packages as `index lock:`
+/// names them: `crate:NAME` at its version, a git package at its commit, a
+/// workspace member at its folder's content; says on stderr how many are
+/// not indexed yet.
 fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String)>, Failure> {
-    use errdex_source::lock::{packages, LockedSource};
-    let pairs: Vec<(String, String)> = packages(lock)
-        .map_err(Failure::input)?
+    use errdex_source::lock::{git_repo_slug, member_folders, packages, LockedSource};
+    let locked = packages(lock).map_err(Failure::input)?;
+    let members = member_folders(lock).unwrap_or_default();
+    let wanted = |f: &str| errdex_extract::Extractor::handles(&errdex_extract::RustExtractor, f);
+    let pairs: Vec<(String, String)> = locked
         .into_iter()
-        .filter(|p| matches!(p.source, LockedSource::Registry { .. }))
-        .map(|p| (format!("crate:{}", p.name), p.version))
+        .filter_map(|p| match &p.source {
+            LockedSource::Registry { .. } => Some((format!("crate:{}", p.name), p.version)),
+            LockedSource::Git { url, commit } => {
+                Some((git_repo_slug(url, &p.name), commit.clone()?))
+            }
+            LockedSource::Path => {
+                let dir = members.get(&(p.name.clone(), p.version.clone()))?;
+                let s = errdex_source::load_path_package(&p.name, dir, &wanted).ok()?;
+                Some((s.meta.repo, s.meta.revision))
+            }
+            LockedSource::Other(_) => None,
+        })
         .collect();
     let mut missing = 0;
     for (repo, version) in &pairs {
@@ -92,7 +106,7 @@ fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String
     }
     if missing > 0 {
         eprintln!(
-            "errdex: note: {missing} of {} locked crates are not indexed (run `errdex index lock:{}`)",
+            "errdex: note: {missing} of {} locked packages are not indexed (run `errdex index lock:{}`)",
             pairs.len(),
             lock.display()
         );

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// What indexing one source did (the `--json` shape).
@@ -59,6 +59,30 @@ pub struct Options {
     pub reuse: bool,
     /// Trace each message's origin in git history.
     pub history: bool,
+    /// Local clones of git dependencies: `(repository URL, folder)`.
+    pub clones: Vec<(String, PathBuf)>,
+}
+
+/// Parses `--clone URL=DIR` values.
+pub fn parse_clones(values: &[String]) -> Result<Vec<(String, PathBuf)>, Failure> {
+    values
+        .iter()
+        .map(|v| {
+            let (url, dir) = v
+                .rsplit_once('=')
+                .ok_or_else(|| Failure::input(format!("--clone {v}: expected URL=DIR")))?;
+            let dir = PathBuf::from(dir);
+            if !errdex_source::SourceSpec::parse(&dir.to_string_lossy())
+                .is_ok_and(|s| matches!(s, SourceSpec::Git(..)))
+            {
+                return Err(Failure::input(format!(
+                    "--clone {v}: {} is not a git repository",
+                    dir.display()
+                )));
+            }
+            Ok((url.to_string(), dir))
+        })
+        .collect()
 }
 
 pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure> {
@@ -193,12 +217,19 @@ fn index_lock(
     path: &Path,
     opts: &Options,
 ) -> Result<(), Failure> {
-    use errdex_source::lock::{packages, LockedSource};
+    use errdex_source::lock::{member_folders, packages, same_repository, LockedSource};
     let started = Instant::now();
     let locked = packages(path).map_err(Failure::input)?;
     let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut skip = |why: &'static str| *skipped.entry(why).or_insert(0) += 1;
     let mut todo = Vec::new();
+    let mut local = Vec::new();
     let mut already = 0;
+    let members = if locked.iter().any(|p| p.source == LockedSource::Path) {
+        member_folders(path).ok()
+    } else {
+        None
+    };
     for p in &locked {
         match &p.source {
             LockedSource::Registry { checksum } => {
@@ -208,27 +239,45 @@ fn index_lock(
                     todo.push((p, checksum.clone()));
                 }
             }
-            LockedSource::Path => *skipped.entry("path").or_insert(0) += 1,
-            LockedSource::Git { .. } => *skipped.entry("git").or_insert(0) += 1,
-            LockedSource::Other(_) => *skipped.entry("unknown_source").or_insert(0) += 1,
+            LockedSource::Path => {
+                match members
+                    .as_ref()
+                    .and_then(|m| m.get(&(p.name.clone(), p.version.clone())))
+                {
+                    Some(dir) => local.push((p, Local::Path(dir.clone()))),
+                    None => skip("path_outside_workspace"),
+                }
+            }
+            LockedSource::Git { url, commit } => {
+                let clone = opts
+                    .clones
+                    .iter()
+                    .find(|(u, _)| same_repository(u, url))
+                    .map(|(_, d)| d);
+                match (clone, commit) {
+                    (Some(dir), Some(c)) => local.push((p, Local::Git(dir.clone(), c.clone()))),
+                    _ => skip("git_without_clone"),
+                }
+            }
+            LockedSource::Other(_) => skip("unknown_source"),
         }
     }
     if !todo.is_empty() {
         errdex_source::prefetch_lock(path);
     }
-    let bar = ProgressBar::new(todo.len() as u64);
+    let bar = ProgressBar::new((todo.len() + local.len()) as u64);
     bar.set_style(
         ProgressStyle::with_template(
-            "{spinner} indexing {pos}/{len} locked crates {wide_bar} {msg}",
+            "{spinner} indexing {pos}/{len} locked packages {wide_bar} {msg}",
         )
         .expect("static template"),
     );
     let mut indexed = Vec::new();
+    let wanted = |f: &str| extractor.handles(f);
     for (p, checksum) in todo {
         bar.set_message(format!("{}@{}", p.name, p.version));
-        let snapshot =
-            errdex_source::load_locked(&p.name, &p.version, &checksum, &|f| extractor.handles(f))
-                .map_err(Failure::input)?;
+        let snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
+            .map_err(Failure::input)?;
         extract_and_store(
             catalog,
             extractor,
@@ -239,6 +288,54 @@ fn index_lock(
         )?;
         indexed.push(format!("{}@{}", p.name, p.version));
         bar.inc(1);
+    }
+    for (p, from) in local {
+        bar.set_message(format!("{}@{}", p.name, p.version));
+        bar.inc(1);
+        let (snapshot, label) = match &from {
+            Local::Path(dir) => (
+                errdex_source::load_path_package(&p.name, dir, &wanted).map_err(Failure::input)?,
+                format!("{}@{} (path {})", p.name, p.version, dir.display()),
+            ),
+            Local::Git(dir, commit) => {
+                match errdex_source::load(&SourceSpec::Git(dir.clone(), commit.clone()), &wanted) {
+                    Ok(mut s) => (
+                        {
+                            // Named after the locked URL, as `explain --lock` looks it up.
+                            if let LockedSource::Git { url, .. } = &p.source {
+                                s.meta.repo = errdex_source::lock::git_repo_slug(url, &p.name);
+                                s.meta.remote.get_or_insert_with(|| url.clone());
+                            }
+                            s
+                        },
+                        format!(
+                            "{}@{} (git {})",
+                            p.name,
+                            p.version,
+                            &commit[..commit.len().min(12)]
+                        ),
+                    ),
+                    Err(errdex_source::SourceError::UnknownRevision(_)) => {
+                        skip("git_revision_not_in_clone");
+                        continue;
+                    }
+                    Err(e) => return Err(Failure::input(e)),
+                }
+            }
+        };
+        if catalog.has_snapshot(&snapshot.meta.repo, &snapshot.meta.revision)? {
+            already += 1;
+            continue;
+        }
+        extract_and_store(
+            catalog,
+            extractor,
+            &snapshot,
+            opts.reuse,
+            None,
+            &ProgressBar::hidden(),
+        )?;
+        indexed.push(label);
     }
     bar.finish_and_clear();
     let summary = LockSummary {
@@ -276,6 +373,14 @@ fn index_lock(
     }
     crate::out::print(&o);
     Ok(())
+}
+
+/// A lock file's package read from a local folder or clone.
+enum Local {
+    /// A workspace member's folder.
+    Path(PathBuf),
+    /// A local clone and the locked commit.
+    Git(PathBuf, String),
 }
 
 /// A snapshot extracted and written.
