@@ -98,6 +98,10 @@ fn make_history(repo: &Path) -> HashMap<&'static str, String> {
         ],
     );
     shas.insert("merge", git(repo, &["rev-parse", "HEAD"]));
+
+    // A rename changes no message's origin.
+    git(repo, &["mv", "src/net.rs", "src/network.rs"]);
+    git(repo, &["commit", "-q", "-m", "Rename net to network"]);
     shas
 }
 
