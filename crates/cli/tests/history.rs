@@ -207,7 +207,7 @@ fn a_corrupt_object_is_a_clear_error_and_leaves_the_catalogue_unchanged() {
     let before = run_json(errdex(&db).args(["list", "--json"]));
 
     // Overwrite the loose object of a file HEAD reads with garbage.
-    let blob = git(&repo, &["rev-parse", "HEAD:src/net.rs"]);
+    let blob = git(&repo, &["rev-parse", "HEAD:src/network.rs"]);
     let object = repo.join(".git/objects").join(&blob[..2]).join(&blob[2..]);
     let mut perms = std::fs::metadata(&object).unwrap().permissions();
     #[allow(clippy::permissions_set_readonly_false)]
@@ -222,7 +222,7 @@ fn a_corrupt_object_is_a_clear_error_and_leaves_the_catalogue_unchanged() {
     assert!(!out.status.success());
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    assert!(err.contains("src/net.rs"), "{err}");
+    assert!(err.contains("src/network.rs"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(run_json(errdex(&db).args(["list", "--json"])), before);
 }
