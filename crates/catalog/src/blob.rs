@@ -24,11 +24,20 @@ pub fn pack(raw: &[u8]) -> Vec<u8> {
 
 /// Decompresses a pack and returns the text at `offset..offset + len`.
 pub fn unpack(data: &[u8], offset: usize, len: usize) -> Result<String> {
-    let raw = zstd::stream::decode_all(data).map_err(|_| CatalogError::Corrupt("source pack"))?;
-    let bytes = raw
-        .get(offset..offset + len)
-        .ok_or(CatalogError::Corrupt("source pack offset"))?;
+    let raw = decompress(data)?;
+    let bytes = slice(&raw, offset, len)?;
     String::from_utf8(bytes.to_vec()).map_err(|_| CatalogError::Corrupt("source text"))
+}
+
+/// A whole pack's bytes.
+pub fn decompress(data: &[u8]) -> Result<Vec<u8>> {
+    zstd::stream::decode_all(data).map_err(|_| CatalogError::Corrupt("pack"))
+}
+
+/// `offset..offset + len` of a decompressed pack.
+pub fn slice(raw: &[u8], offset: usize, len: usize) -> Result<&[u8]> {
+    raw.get(offset..offset.saturating_add(len))
+        .ok_or(CatalogError::Corrupt("pack offset"))
 }
 
 #[cfg(test)]

@@ -95,13 +95,20 @@ ALTER TABLE snapshots ADD COLUMN vcs_commit TEXT;
 ALTER TABLE snapshots ADD COLUMN path_in_vcs TEXT;
 "#,
     r#"
+CREATE TABLE cache_packs (
+    id    INTEGER PRIMARY KEY,
+    data  BLOB NOT NULL
+);
 CREATE TABLE file_cache (
     path         TEXT NOT NULL,
     hash         TEXT NOT NULL,
     fingerprint  TEXT NOT NULL,
-    data         BLOB NOT NULL,
+    pack_id      INTEGER NOT NULL REFERENCES cache_packs(id),
+    offset       INTEGER NOT NULL,
+    len          INTEGER NOT NULL,
     PRIMARY KEY (path, hash)
 ) WITHOUT ROWID;
+CREATE INDEX file_cache_pack ON file_cache(pack_id);
 CREATE TABLE origins (
     snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
     error_id     TEXT NOT NULL REFERENCES errors(id),

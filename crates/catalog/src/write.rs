@@ -73,9 +73,9 @@ impl Catalog {
         let snapshot_id = tx.last_insert_rowid();
 
         {
-            // Every file is recorded by hash; the texts of files with sites
-            // are stored (once per content) for excerpts.
-            let with_sites: HashSet<&str> = x.sites.iter().map(|s| s.path.as_str()).collect();
+            // Every file is recorded by hash and its text stored once per
+            // content: excerpts, and the analysis (callers, tests) reads
+            // the whole snapshot.
             let mut has_content = tx.prepare_cached("SELECT 1 FROM contents WHERE hash = ?1")?;
             let mut add_file = tx.prepare_cached(
                 "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
@@ -86,8 +86,7 @@ impl Catalog {
             for f in input.files {
                 let h = blob::hash(&f.text);
                 add_file.execute(params![snapshot_id, f.path, h])?;
-                if !with_sites.contains(f.path.as_str())
-                    || !queued.insert(h.clone())
+                if !queued.insert(h.clone())
                     || has_content
                         .query_row([&h], |_| Ok(()))
                         .optional()?
