@@ -78,14 +78,24 @@ fn write_pack(
     if pending.is_empty() {
         return Ok(());
     }
-    tx.execute("INSERT INTO cache_packs (data) VALUES (?1)", [blob::pack(raw)])?;
+    tx.execute(
+        "INSERT INTO cache_packs (data) VALUES (?1)",
+        [blob::pack(raw)],
+    )?;
     let pack_id = tx.last_insert_rowid();
     let mut add = tx.prepare_cached(
         "INSERT OR REPLACE INTO file_cache (path, hash, fingerprint, pack_id, offset, len)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for (path, hash, offset, len) in pending.drain(..) {
-        add.execute(params![path, hash, fingerprint, pack_id, offset as i64, len as i64])?;
+        add.execute(params![
+            path,
+            hash,
+            fingerprint,
+            pack_id,
+            offset as i64,
+            len as i64
+        ])?;
     }
     raw.clear();
     Ok(())

@@ -11,6 +11,7 @@ mod blob;
 mod cache;
 mod read;
 mod schema;
+mod snapshot;
 mod write;
 
 use rusqlite::Connection;
@@ -21,6 +22,7 @@ pub use read::{
     Counts, ErrorDetail, ErrorSummary, EvidenceRow, LiteralEntry, MatchEntry, MatchSite,
     RepoSummary, SiteRow,
 };
+pub use snapshot::SnapshotRow;
 pub use write::{SnapshotInput, WriteSummary};
 
 /// A catalogue error.

@@ -120,6 +120,13 @@ CREATE TABLE origins (
     PRIMARY KEY (error_id, snapshot_id)
 ) WITHOUT ROWID;
 CREATE INDEX origins_snapshot ON origins(snapshot_id);
+CREATE TABLE analyses (
+    error_id    TEXT NOT NULL,
+    facts_hash  TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    json        TEXT NOT NULL,
+    PRIMARY KEY (error_id, facts_hash, model)
+) WITHOUT ROWID;
 "#,
 ];
 

@@ -13,9 +13,14 @@ use std::time::Instant;
 
 fn git(dir: &Path, args: &[&str], date: Option<&str>) {
     let mut c = Command::new("git");
-    c.args(["-c", "user.name=bench", "-c", "user.email=bench@example.org"])
-        .args(args)
-        .current_dir(dir);
+    c.args([
+        "-c",
+        "user.name=bench",
+        "-c",
+        "user.email=bench@example.org",
+    ])
+    .args(args)
+    .current_dir(dir);
     if let Some(d) = date {
         c.env("GIT_COMMITTER_DATE", d).env("GIT_AUTHOR_DATE", d);
     }
@@ -137,10 +142,7 @@ fn main() {
         println!("{:>24}  history pass {}", "", stats(&history));
         runs.push(seconds.iter().sum::<f64>());
     }
-    println!(
-        "ratio (reuse / full): {:.2}x the time",
-        runs[0] / runs[1]
-    );
+    println!("ratio (reuse / full): {:.2}x the time", runs[0] / runs[1]);
     // One changed file against a full index of the same revision.
     let last_tag = tags.last().expect("versions");
     let one = repo.join("src/lib.rs");

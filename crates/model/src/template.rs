@@ -144,6 +144,35 @@ impl Template {
         })
     }
 
+    /// The text by which the template is found in source code: its longest
+    /// run of literal text that a string literal spells as-is (no escapes,
+    /// quotes or braces) and that one of `sources` (the texts where the
+    /// site and its message stand) contains, trimmed; shortened word by word
+    /// at either end when the whole run is not in the source (std's `not
+    /// implemented: ` prefix). `None` when no such run has
+    /// [`Template::MIN_KEY_CHARS`].
+    pub fn key_in(&self, sources: &[&str]) -> Option<String> {
+        let mut candidates: Vec<String> = Vec::new();
+        for text in self.literals() {
+            for run in text.split(|c: char| c.is_control() || matches!(c, '"' | '\\' | '{' | '}')) {
+                let words: Vec<&str> = run.split(' ').collect();
+                for i in 0..words.len() {
+                    candidates.push(words[i..].join(" ").trim().to_string());
+                    candidates.push(words[..words.len() - i].join(" ").trim().to_string());
+                }
+            }
+        }
+        candidates.retain(|c| c.chars().count() >= Self::MIN_KEY_CHARS);
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.chars().count()));
+        candidates
+            .into_iter()
+            .find(|c| sources.iter().any(|s| s.contains(c.as_str())))
+    }
+
+    /// Keys shorter than this say too little to find a message by
+    /// (`"error"` is everywhere).
+    pub const MIN_KEY_CHARS: usize = 8;
+
     /// The normalised text used for identity: holes as `{}`, literal braces
     /// doubled, so two templates that print alike normalise alike.
     pub fn normalized(&self) -> String {
@@ -251,6 +280,24 @@ fn is_simple_name(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys() {
+        let t = Template::literal("invalid type: ")
+            .then(&Template::hole("0", ""))
+            .then(&Template::literal(", expected a \"string\"\n"));
+        let src = r#"Err(format!("invalid type: {}, expected a \"string\"\n", x))"#;
+        assert_eq!(t.key_in(&[src]).as_deref(), Some("invalid type:"));
+        assert_eq!(Template::literal("oops").key_in(&["oops"]), None);
+        let prefixed = Template::literal("not implemented: network layer missing");
+        assert_eq!(
+            prefixed
+                .key_in(&[r#"unimplemented!("network layer missing")"#])
+                .as_deref(),
+            Some("network layer missing")
+        );
+        assert_eq!(prefixed.key_in(&["elsewhere"]), None);
+    }
 
     fn t(parts: &[&str]) -> Template {
         let mut t = Template::new();

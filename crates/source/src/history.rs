@@ -12,41 +12,13 @@
 
 use crate::SourceError;
 use aho_corasick::AhoCorasick;
-use errdex_model::{Introduction, Origin, Template};
+use errdex_model::{Introduction, Origin};
 use gix::ObjectId;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Keys shorter than this say too little to trace (`"error"` is in every
-/// commit); their messages get no origin.
-pub const MIN_KEY_CHARS: usize = 8;
-
 /// Blob search results kept at most (older ones are dropped).
 const CACHE_BLOBS: usize = 50_000;
-
-/// The text by which a template is found in source: the longest run of
-/// its literal text that a string literal spells as-is (no escapes, quotes
-/// or braces) and that `sources` (the texts where the site and its message
-/// stand) contain, trimmed, shortened word by word at either end when the
-/// whole run is not in the source (std's `not implemented: ` prefix);
-/// `None` when no such run has [`MIN_KEY_CHARS`].
-pub fn key_of(template: &Template, sources: &[&str]) -> Option<String> {
-    let mut candidates: Vec<String> = Vec::new();
-    for text in template.literals() {
-        for run in text.split(|c: char| c.is_control() || matches!(c, '"' | '\\' | '{' | '}')) {
-            let words: Vec<&str> = run.split(' ').collect();
-            for i in 0..words.len() {
-                candidates.push(words[i..].join(" ").trim().to_string());
-                candidates.push(words[..words.len() - i].join(" ").trim().to_string());
-            }
-        }
-    }
-    candidates.retain(|c| c.chars().count() >= MIN_KEY_CHARS);
-    candidates.sort_by_key(|c| std::cmp::Reverse(c.chars().count()));
-    candidates
-        .into_iter()
-        .find(|c| sources.iter().any(|s| s.contains(c.as_str())))
-}
 
 /// What the pass found, one entry per key (in the order given).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,21 +276,5 @@ mod tests {
         assert_eq!(pr_number("Fix (#12) in the middle"), None);
         assert_eq!(pr_number("Bump to (#x)"), None);
         assert_eq!(pr_number("plain"), None);
-    }
-
-    #[test]
-    fn keys() {
-        let t = Template::literal("invalid type: ")
-            .then(&Template::hole("0", ""))
-            .then(&Template::literal(", expected a \"string\"\n"));
-        let src = r#"Err(format!("invalid type: {}, expected a \"string\"\n", x))"#;
-        assert_eq!(key_of(&t, &[src]).as_deref(), Some("invalid type:"));
-        assert_eq!(key_of(&Template::literal("oops"), &["oops"]), None);
-        let prefixed = Template::literal("not implemented: network layer missing");
-        assert_eq!(
-            key_of(&prefixed, &[r#"unimplemented!("network layer missing")"#]).as_deref(),
-            Some("network layer missing")
-        );
-        assert_eq!(key_of(&prefixed, &["elsewhere"]), None);
     }
 }

@@ -491,7 +491,7 @@ fn trace(
                 .flatten()
                 .filter_map(|p| texts.get(p).copied())
                 .collect();
-            let k = history::key_of(&s.template, &sources)?;
+            let k = s.template.key_in(&sources)?;
             Some(*key_index.entry(k.clone()).or_insert_with(|| {
                 keys.push(k);
                 keys.len() - 1

@@ -1,0 +1,314 @@
+//! Analysis: a grounded explanation for every error.
+//!
+//! From a snapshot read back from the catalogue, [`facts`] gathers what the
+//! code says about an error — its enclosing fn and docs, the guard under
+//! which it runs, who calls it, the tests that trigger it, related errors,
+//! history — each fact with an id. [`sections`] writes the page's sections
+//! from those facts by rules per kind, every sentence citing the facts it
+//! rests on. A language model ([`llm`]) may rewrite the sections from the
+//! same facts; [`verify`] accepts its text only when it names nothing the
+//! snapshot does not hold and no other function as the thrower, and any
+//! code it gives parses; otherwise the rule text stays.
+
+pub mod facts;
+pub mod llm;
+pub mod sections;
+pub mod syntax;
+pub mod verify;
+
+use serde::{Deserialize, Serialize};
+
+pub use facts::Analyzer;
+
+/// What a fact is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    /// The message and how it is produced.
+    Message,
+    /// The enclosing fn and its signature.
+    Item,
+    /// A doc comment of the enclosing fn (`# Panics`, `# Errors` quoted).
+    Doc,
+    /// A condition under which the site runs.
+    Guard,
+    /// The asserted condition of an assert (the site runs when it is false).
+    Assertion,
+    /// What `expect`/`unwrap` is called on.
+    Receiver,
+    /// The fn exists only to refuse: its body is this site, a trait's
+    /// default method that panics, or an `unimplemented!`/`todo!` marker.
+    Sentinel,
+    /// A call of the enclosing fn.
+    Caller,
+    /// A public fn that reaches the site within a few calls.
+    PublicEntry,
+    /// A place that constructs the error variant.
+    Constructor,
+    /// A test of the repository that triggers the error.
+    Test,
+    /// A related error.
+    Related,
+    /// The commit that introduced the message.
+    Origin,
+    /// The versions holding the error.
+    Versions,
+}
+
+/// One fact, with where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fact {
+    /// `f1`, `f2`, … within one analysis.
+    pub id: String,
+    /// What it is about.
+    pub kind: FactKind,
+    /// The fact in one sentence, code in backticks.
+    pub text: String,
+    /// File, when it has a place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Line, when it has a place.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// Code that shows it (a test's body).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// For related errors: the other error's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_id: Option<String>,
+}
+
+/// The sections of an error's page, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SectionName {
+    /// What it means.
+    Means,
+    /// When it happens.
+    When,
+    /// How to fix it.
+    Solutions,
+    /// An example fix.
+    ExampleFix,
+}
+
+impl SectionName {
+    /// Every section, in page order.
+    pub const ALL: [SectionName; 4] = [
+        SectionName::Means,
+        SectionName::When,
+        SectionName::Solutions,
+        SectionName::ExampleFix,
+    ];
+
+    /// The heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            SectionName::Means => "What it means",
+            SectionName::When => "When it happens",
+            SectionName::Solutions => "Solutions",
+            SectionName::ExampleFix => "Example fix",
+        }
+    }
+
+    /// The stable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SectionName::Means => "means",
+            SectionName::When => "when",
+            SectionName::Solutions => "solutions",
+            SectionName::ExampleFix => "example_fix",
+        }
+    }
+}
+
+/// A sentence and the facts it rests on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sentence {
+    /// The text (code in backticks).
+    pub text: String,
+    /// Ids of the facts it rests on.
+    pub facts: Vec<String>,
+}
+
+/// Who wrote a section.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "by", rename_all = "snake_case")]
+pub enum Author {
+    /// The rules, from the facts.
+    Rules,
+    /// A model, checked by the verifier.
+    Model {
+        /// Which model.
+        model: String,
+    },
+}
+
+/// One section of the page.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Section {
+    /// Which.
+    pub name: SectionName,
+    /// Its sentences.
+    pub sentences: Vec<Sentence>,
+    /// Code (the example fix), Rust.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Who wrote it.
+    pub author: Author,
+}
+
+/// A model section the verifier refused, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejection {
+    /// Which section.
+    pub section: SectionName,
+    /// Why (one line).
+    pub reason: String,
+}
+
+/// How an analysis was made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Provenance {
+    /// `owner/repo` or `crate:NAME`.
+    pub repo: String,
+    /// The snapshot's revision.
+    pub revision: String,
+    /// Its date.
+    pub date: Option<String>,
+    /// A hash of the facts (the cache key with the error id and model).
+    pub facts_hash: String,
+    /// The model asked, if any.
+    pub model: Option<String>,
+    /// Model sections refused by the verifier.
+    pub rejected: Vec<Rejection>,
+}
+
+/// An error's analysis: facts, sections, provenance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Analysis {
+    /// The error.
+    pub error_id: String,
+    /// What the code says.
+    pub facts: Vec<Fact>,
+    /// The page's sections, in order.
+    pub sections: Vec<Section>,
+    /// How it was made.
+    pub provenance: Provenance,
+}
+
+impl Analysis {
+    /// Facts of a kind.
+    pub fn facts_of(&self, kind: FactKind) -> impl Iterator<Item = &Fact> {
+        self.facts.iter().filter(move |f| f.kind == kind)
+    }
+
+    /// True when a concrete trigger is known: a test, a caller or a guard.
+    pub fn has_trigger(&self) -> bool {
+        self.facts.iter().any(|f| {
+            matches!(
+                f.kind,
+                FactKind::Test
+                    | FactKind::Caller
+                    | FactKind::Guard
+                    | FactKind::Assertion
+                    | FactKind::Constructor
+            )
+        })
+    }
+}
+
+/// A stable hash of facts (xxh3, hex).
+pub fn facts_hash(facts: &[Fact]) -> String {
+    let json = serde_json::to_string(facts).expect("facts serialise");
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
+}
+
+/// Analyses one error of the analyser's snapshot: facts, rule sections,
+/// and — with a model — the model's sections where the verifier accepts
+/// them. `excerpt` is the code around the site (given to the model).
+pub fn analyze(
+    analyzer: &Analyzer,
+    error: &errdex_catalog::ErrorDetail,
+    model: Option<&llm::Endpoint>,
+    excerpt: &str,
+) -> Analysis {
+    let facts = analyzer.facts(error);
+    let mut sections = sections::write(error.kind, &facts);
+    let mut rejected = Vec::new();
+    if let Some(endpoint) = model {
+        let thrower = analyzer.thrower_names(error);
+        let prompt = llm::Prompt {
+            message: &error.template,
+            kind: error.kind.as_str(),
+            thrower: thrower.first().map(String::as_str),
+            facts: &facts,
+            excerpt,
+            draft: &sections,
+        };
+        match llm::complete(endpoint, &prompt).and_then(|c| llm::parse_reply(&c)) {
+            Ok(reply) => {
+                let facts_text = std::iter::once(error.template.clone())
+                    .chain(
+                        facts
+                            .iter()
+                            .map(|f| format!("{} {}", f.text, f.code.as_deref().unwrap_or(""))),
+                    )
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let fact_ids = facts.iter().map(|f| f.id.clone()).collect();
+                let ground = verify::Ground {
+                    identifiers: analyzer.identifiers(),
+                    facts_text: &facts_text,
+                    thrower: &thrower,
+                    fn_names: analyzer.fn_names(),
+                    fact_ids: &fact_ids,
+                };
+                for s in sections.iter_mut() {
+                    let (sentences, code) = reply.get(s.name);
+                    match verify::check(&sentences, code.as_deref(), &ground) {
+                        Ok(()) => {
+                            *s = Section {
+                                name: s.name,
+                                sentences: sentences
+                                    .into_iter()
+                                    .map(|(text, facts)| Sentence { text, facts })
+                                    .collect(),
+                                code,
+                                author: Author::Model {
+                                    model: endpoint.name(),
+                                },
+                            }
+                        }
+                        Err(reason) => rejected.push(Rejection {
+                            section: s.name,
+                            reason,
+                        }),
+                    }
+                }
+            }
+            Err(reason) => {
+                for s in &sections {
+                    rejected.push(Rejection {
+                        section: s.name,
+                        reason: reason.clone(),
+                    });
+                }
+            }
+        }
+    }
+    let snapshot = analyzer.snapshot();
+    Analysis {
+        error_id: error.id.clone(),
+        provenance: Provenance {
+            repo: snapshot.repo.clone(),
+            revision: snapshot.revision.clone(),
+            date: snapshot.date.clone(),
+            facts_hash: facts_hash(&facts),
+            model: model.map(llm::Endpoint::name),
+            rejected,
+        },
+        facts,
+        sections,
+    }
+}

@@ -1,0 +1,310 @@
+//! The page's sections written from facts by rules per kind: correct first,
+//! specific where the facts allow, and every sentence citing its facts.
+
+use crate::{Author, Fact, FactKind, Section, SectionName, Sentence};
+use errdex_model::Kind;
+
+/// Writes the four sections for an error of `kind` from its `facts`.
+pub fn write(kind: Kind, facts: &[Fact]) -> Vec<Section> {
+    let w = Writer { kind, facts };
+    vec![
+        section(SectionName::Means, w.means(), None),
+        section(SectionName::When, w.when(), None),
+        section(SectionName::Solutions, w.solutions(), None),
+        {
+            let (sentences, code) = w.example_fix();
+            section(SectionName::ExampleFix, sentences, code)
+        },
+    ]
+}
+
+fn section(name: SectionName, sentences: Vec<Sentence>, code: Option<String>) -> Section {
+    Section {
+        name,
+        sentences,
+        code,
+        author: Author::Rules,
+    }
+}
+
+struct Writer<'a> {
+    kind: Kind,
+    facts: &'a [Fact],
+}
+
+fn say(text: impl Into<String>, facts: &[&Fact]) -> Sentence {
+    Sentence {
+        text: text.into(),
+        facts: facts.iter().map(|f| f.id.clone()).collect(),
+    }
+}
+
+/// The text between the first pair of backticks of a fact.
+fn code_in(f: &Fact) -> Option<&str> {
+    let (_, rest) = f.text.split_once('`')?;
+    Some(rest.split_once('`')?.0)
+}
+
+impl<'a> Writer<'a> {
+    fn all(&self, kind: FactKind) -> Vec<&'a Fact> {
+        self.facts.iter().filter(|f| f.kind == kind).collect()
+    }
+
+    fn one(&self, kind: FactKind) -> Option<&'a Fact> {
+        self.facts.iter().find(|f| f.kind == kind)
+    }
+
+    /// The thrower's qualified name (from the item fact).
+    fn thrower(&self) -> Option<(&'a Fact, &'a str)> {
+        let f = self.one(FactKind::Item)?;
+        code_in(f).map(|name| (f, name))
+    }
+
+    fn means(&self) -> Vec<Sentence> {
+        let mut out = Vec::new();
+        let message = self.one(FactKind::Message);
+        let m: Vec<&Fact> = message.into_iter().collect();
+        let text = match self.kind {
+            k if k.panics() => match k {
+                Kind::Unreachable => "The program reached code its authors believed impossible to reach and panicked: this is a bug in the library or an invariant broken by its caller, not an error to handle.",
+                Kind::Unimplemented | Kind::Todo => "The program called functionality that is not written yet and panicked.",
+                Kind::Assert | Kind::AssertEq | Kind::AssertNe => "An assertion failed and the program panicked: a condition the code relies on did not hold.",
+                Kind::Expect | Kind::Unwrap | Kind::ExpectErr | Kind::UnwrapErr => "The program unwrapped a value that was not there (or not the expected variant) and panicked.",
+                _ => "The program panicked: the code met a situation it does not handle and stopped the thread.",
+            },
+            Kind::ErrorAttr | Kind::Display | Kind::DebugImpl => "This is the text of an error value: the operation failed and returned this error to its caller, which printed it.",
+            Kind::Context => "This is context added around another error: the underlying cause is the error printed after it (`Caused by:`).",
+            Kind::Bail | Kind::Ensure | Kind::Anyhow => "The operation gave up and returned this error to its caller.",
+            Kind::LogError | Kind::LogWarn => "The program logged this error; it may have continued after it.",
+            Kind::Eprintln => "The program printed this error and exited.",
+            Kind::CompileError => "The crate refused to compile in this configuration (`compile_error!`): a feature or target combination it does not support.",
+            _ => "The operation failed and returned this error to its caller.",
+        };
+        out.push(say(text, &m));
+        if let Some((item, name)) = self.thrower() {
+            out.push(say(format!("It is raised in `{name}`."), &[item]));
+        }
+        for s in self.all(FactKind::Sentinel) {
+            out.push(say(s.text.clone(), &[s]));
+        }
+        out
+    }
+
+    fn when(&self) -> Vec<Sentence> {
+        let mut out = Vec::new();
+        for f in self.all(FactKind::Assertion) {
+            out.push(say(f.text.clone(), &[f]));
+        }
+        for f in self.all(FactKind::Receiver) {
+            out.push(say(f.text.clone(), &[f]));
+        }
+        for f in self.all(FactKind::Guard) {
+            out.push(say(f.text.clone(), &[f]));
+        }
+        for f in self.all(FactKind::Doc) {
+            out.push(say(f.text.clone(), &[f]));
+        }
+        let callers = self.all(FactKind::Caller);
+        if !callers.is_empty() {
+            let names: Vec<&str> = callers
+                .iter()
+                .filter(|f| f.path.is_some())
+                .filter_map(|f| code_in(f))
+                .collect();
+            if !names.is_empty() {
+                out.push(say(
+                    format!("It is reached from {}.", list(&names)),
+                    &callers,
+                ));
+            }
+        }
+        let entries = self.all(FactKind::PublicEntry);
+        if !entries.is_empty() {
+            let names: Vec<&str> = entries.iter().filter_map(|f| code_in(f)).collect();
+            out.push(say(
+                format!(
+                    "Through the public API, it can be reached by calling {}.",
+                    list(&names)
+                ),
+                &entries,
+            ));
+        }
+        let ctors = self.all(FactKind::Constructor);
+        if !ctors.is_empty() {
+            let mut names: Vec<&str> = ctors
+                .iter()
+                .filter_map(|f| f.text.split('`').nth(3))
+                .collect();
+            names.dedup();
+            out.push(say(
+                format!("The error is created in {}.", list(&names)),
+                &ctors,
+            ));
+        }
+        for t in self.all(FactKind::Test) {
+            out.push(say(t.text.clone(), &[t]));
+        }
+        if out.is_empty() {
+            out.push(say(
+                "The code around the site states no condition: it happens whenever this code runs.",
+                &self.one(FactKind::Item).into_iter().collect::<Vec<_>>(),
+            ));
+        }
+        out
+    }
+
+    fn solutions(&self) -> Vec<Sentence> {
+        let mut out = Vec::new();
+        let thrower = self.thrower();
+        let item: Vec<&Fact> = thrower.map(|(f, _)| f).into_iter().collect();
+        let name = thrower.map(|(_, n)| n);
+        if let Some(s) = self.one(FactKind::Sentinel) {
+            out.push(say(
+                match name {
+                    Some(n) => format!("Do not call `{n}` in this configuration: it is not supported here; use another implementation or the alternative the library documents."),
+                    None => "This operation is not supported here; use another implementation.".to_string(),
+                },
+                &[s],
+            ));
+        }
+        if let Some(a) = self.one(FactKind::Assertion) {
+            if let Some(cond) =
+                code_in(a).filter(|_| self.kind == Kind::Assert || self.kind == Kind::Ensure)
+            {
+                out.push(say(
+                    format!("Make sure `{cond}` holds before this code runs: check the values you pass{}.", name.map(|n| format!(" to `{n}`")).unwrap_or_default()),
+                    &[a],
+                ));
+            } else {
+                out.push(say(
+                    "Check the values compared by the assertion (printed as `left` and `right`).",
+                    &[a],
+                ));
+            }
+        }
+        if let Some(r) = self.one(FactKind::Receiver) {
+            if let Some(v) = code_in(r) {
+                out.push(say(
+                    format!("Handle the case where `{v}` has no value instead of unwrapping it (match on it, or use `?`, `unwrap_or`, `if let`)."),
+                    &[r],
+                ));
+            }
+        }
+        for g in self.all(FactKind::Guard).into_iter().take(2) {
+            if let Some(c) = code_in(g) {
+                out.push(say(
+                    format!("The site runs under the condition on `{c}`: change the input so that it does not hold."),
+                    &[g],
+                ));
+            }
+        }
+        if !self.kind.panics() {
+            if let Some(n) = name {
+                out.push(say(
+                    format!("Handle the `Err` returned through `{n}`: match on it, add context, or propagate it with `?`."),
+                    &item,
+                ));
+            }
+        }
+        if let Some(d) = self
+            .all(FactKind::Doc)
+            .into_iter()
+            .find(|d| d.text.contains("# Panics") || d.text.contains("# Errors"))
+        {
+            out.push(say(
+                "Read the documented conditions quoted above and keep to them.",
+                &[d],
+            ));
+        }
+        if out.is_empty() {
+            out.push(say(
+                "Look at the excerpt below: the message is raised unconditionally there, so avoid calling this code with the inputs that lead to it.",
+                &item,
+            ));
+        }
+        out
+    }
+
+    fn example_fix(&self) -> (Vec<Sentence>, Option<String>) {
+        if let Some(t) = self
+            .all(FactKind::Test)
+            .into_iter()
+            .find(|t| t.code.is_some())
+        {
+            return (
+                vec![say(
+                    "The repository's own test shows an input that triggers it (avoid that input, or handle the failure as shown in the solutions):",
+                    &[t],
+                )],
+                t.code.clone(),
+            );
+        }
+        let Some((item, name)) = self.thrower() else {
+            return (Vec::new(), None);
+        };
+        if self.kind.panics()
+            || matches!(
+                self.kind,
+                Kind::LogError | Kind::LogWarn | Kind::Eprintln | Kind::CompileError
+            )
+        {
+            if let Some(r) = self.one(FactKind::Receiver) {
+                if let Some(v) =
+                    code_in(r).filter(|v| syntax_ok(&format!("fn f() {{ let _ = {v}; }}")))
+                {
+                    let code = format!(
+                        "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
+                    );
+                    return (
+                        vec![say(
+                            format!("Instead of unwrapping `{v}`, handle both cases:"),
+                            &[r, item],
+                        )],
+                        Some(code),
+                    );
+                }
+            }
+            return (Vec::new(), None);
+        }
+        // What a user calls: the thrower when public, else a public fn
+        // reaching it.
+        let entry = self
+            .one(FactKind::PublicEntry)
+            .and_then(|e| code_in(e).map(|n| (e, n)));
+        let (fact, name) = match entry {
+            Some(e) if !item.text.contains("the public fn") => e,
+            _ => (item, name),
+        };
+        let call = name.rsplit("::").next().unwrap_or(name);
+        if !call.chars().all(|c| c.is_alphanumeric() || c == '_')
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        {
+            return (Vec::new(), None);
+        }
+        let code = format!(
+            "match {name}(/* … */) {{\n    Ok(value) => {{ /* use value */ }}\n    Err(err) => eprintln!(\"{call} failed: {{err}}\"),\n}}"
+        );
+        (
+            vec![say(
+                format!("Handle the error where you call `{name}`:"),
+                &[fact],
+            )],
+            Some(code),
+        )
+    }
+}
+
+fn syntax_ok(code: &str) -> bool {
+    crate::verify::parses(code)
+}
+
+fn list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.len() {
+        0 => String::new(),
+        1 => quoted[0].clone(),
+        n => format!("{} and {}", quoted[..n - 1].join(", "), quoted[n - 1]),
+    }
+}

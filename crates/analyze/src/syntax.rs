@@ -1,0 +1,775 @@
+//! What the analysis needs from a snapshot's syntax: every fn (with its
+//! owner, visibility, signature, generic bounds), every call and every
+//! enum-variant path, test fns, and the guards around a given position.
+
+use errdex_model::SourceFile;
+use tree_sitter::{Node, Parser, Tree};
+
+/// Where a fn is defined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Owner {
+    /// A free fn.
+    Module,
+    /// In `impl [Trait for] Type`.
+    Impl {
+        /// The type's last path segment, without generics.
+        ty: String,
+        /// The trait's last segment, when a trait impl.
+        of_trait: Option<String>,
+    },
+    /// A trait's provided (default) method.
+    TraitDefault(String),
+}
+
+/// A fn definition.
+#[derive(Debug, Clone)]
+pub struct FnDef {
+    /// File.
+    pub path: String,
+    /// Name.
+    pub name: String,
+    /// Where it is defined.
+    pub owner: Owner,
+    /// `pub` (any form).
+    pub is_pub: bool,
+    /// In test code (`#[test]`, `#[cfg(test)]` module, `tests/`).
+    pub is_test: bool,
+    /// `#[test]` fn.
+    pub is_test_fn: bool,
+    /// First and last line (1-based).
+    pub lines: (u32, u32),
+    /// The signature as written, up to the body.
+    pub signature: String,
+    /// Generic parameters bounded by traits: `(param, trait)`.
+    pub bounds: Vec<(String, String)>,
+    /// The body's statements (without the braces), when there is a body.
+    pub statements: usize,
+    /// The fn's whole text (for test fns shown as trigger examples).
+    pub text: String,
+}
+
+impl FnDef {
+    /// `Type::name`, `Trait::name` or `name`.
+    pub fn qualified(&self) -> String {
+        match &self.owner {
+            Owner::Module => self.name.clone(),
+            Owner::Impl { ty, .. } => format!("{ty}::{}", self.name),
+            Owner::TraitDefault(t) => format!("{t}::{}", self.name),
+        }
+    }
+}
+
+/// How a call names its callee.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Callee {
+    /// `f(..)`, `module::f(..)`.
+    Path {
+        /// The segment before the name, if any (`Type` in `Type::f`).
+        qualifier: Option<String>,
+    },
+    /// `x.f(..)`.
+    Method {
+        /// The receiver is `self`.
+        on_self: bool,
+    },
+}
+
+/// A call expression.
+#[derive(Debug, Clone)]
+pub struct Call {
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// The called name (last segment).
+    pub name: String,
+    /// How it is named.
+    pub callee: Callee,
+    /// The enclosing fn (index into [`Symbols::fns`]).
+    pub caller: Option<usize>,
+}
+
+/// A path `Enum::Variant` used as a value or pattern constructor.
+#[derive(Debug, Clone)]
+pub struct Construct {
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// `Enum` (or `Self`).
+    pub ty: String,
+    /// `Variant`.
+    pub variant: String,
+    /// The enclosing fn.
+    pub caller: Option<usize>,
+    /// Inside a pattern (a `match` arm, `if let`): not a construction.
+    pub in_pattern: bool,
+}
+
+/// Every symbol of a snapshot.
+#[derive(Debug, Default)]
+pub struct Symbols {
+    /// Fn definitions.
+    pub fns: Vec<FnDef>,
+    /// Calls.
+    pub calls: Vec<Call>,
+    /// Variant paths.
+    pub constructs: Vec<Construct>,
+}
+
+/// A condition under which a position runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Guard {
+    /// Inside `if COND { here }`.
+    If(String),
+    /// Inside the `else` of `if COND`.
+    Else(String),
+    /// Inside `if let PAT = EXPR { here }` / `while let`.
+    IfLet {
+        /// The pattern.
+        pattern: String,
+        /// The matched value.
+        value: String,
+    },
+    /// Inside the arm `PAT => here` of `match VALUE`.
+    Arm {
+        /// The arm's pattern (with its guard).
+        pattern: String,
+        /// The matched value.
+        value: String,
+    },
+    /// Inside `let PAT = VALUE else { here }`.
+    LetElse {
+        /// The pattern.
+        pattern: String,
+        /// The value.
+        value: String,
+    },
+}
+
+/// A parser for Rust.
+pub fn parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("tree-sitter-rust is compatible with the linked tree-sitter");
+    p
+}
+
+/// Parses one file; `None` only if tree-sitter gives up.
+pub fn parse(parser: &mut Parser, text: &str) -> Option<Tree> {
+    parser.parse(text.as_bytes(), None)
+}
+
+fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    n.utf8_text(src.as_bytes()).unwrap_or("")
+}
+
+fn line(n: Node) -> u32 {
+    n.start_position().row as u32 + 1
+}
+
+/// The last `::` segment of a type or path, without generics.
+fn last_segment(s: &str) -> String {
+    let s = s.split('<').next().unwrap_or(s);
+    s.rsplit("::").next().unwrap_or(s).trim().to_string()
+}
+
+/// Bounds a walk can descend (hostile nesting cannot overflow the stack).
+const MAX_DEPTH: usize = 400;
+
+/// Collects the symbols of every file.
+pub fn symbols(files: &[SourceFile]) -> Symbols {
+    let mut out = Symbols::default();
+    let mut p = parser();
+    for f in files.iter().filter(|f| f.path.ends_with(".rs")) {
+        let Some(tree) = parse(&mut p, &f.text) else {
+            continue;
+        };
+        let mut w = Walk {
+            file: f,
+            out: &mut out,
+            owner: Vec::new(),
+            current_fn: Vec::new(),
+            test_scope: is_test_path(&f.path),
+        };
+        w.visit(tree.root_node(), 0, false);
+    }
+    out
+}
+
+/// `tests/`, `benches/` and `examples/` files are not library code.
+pub fn is_test_path(path: &str) -> bool {
+    path.split('/')
+        .any(|p| matches!(p, "tests" | "benches" | "examples"))
+}
+
+struct Walk<'a> {
+    file: &'a SourceFile,
+    out: &'a mut Symbols,
+    owner: Vec<Owner>,
+    current_fn: Vec<usize>,
+    test_scope: bool,
+}
+
+impl Walk<'_> {
+    fn src(&self) -> &str {
+        &self.file.text
+    }
+
+    fn visit(&mut self, n: Node, depth: usize, in_pattern: bool) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let mut pushed_owner = false;
+        let mut pushed_fn = false;
+        let saved_test = self.test_scope;
+        match n.kind() {
+            "mod_item" if has_cfg_test(n, self.src()) => self.test_scope = true,
+            "impl_item" => {
+                let ty = n
+                    .child_by_field_name("type")
+                    .map(|t| last_segment(text(t, self.src())))
+                    .unwrap_or_default();
+                let of_trait = n
+                    .child_by_field_name("trait")
+                    .map(|t| last_segment(text(t, self.src())));
+                self.owner.push(Owner::Impl { ty, of_trait });
+                pushed_owner = true;
+            }
+            "trait_item" => {
+                let name = n
+                    .child_by_field_name("name")
+                    .map(|t| text(t, self.src()).to_string())
+                    .unwrap_or_default();
+                self.owner.push(Owner::TraitDefault(name));
+                pushed_owner = true;
+            }
+            "function_item" => {
+                let idx = self.function(n);
+                self.current_fn.push(idx);
+                pushed_fn = true;
+                // Items nested in a fn body are free fns again.
+                self.owner.push(Owner::Module);
+                pushed_owner = true;
+            }
+            "call_expression" => self.call(n),
+            "scoped_identifier" | "scoped_type_identifier" => self.construct(n, in_pattern),
+            _ => {}
+        }
+        let pattern_here = in_pattern
+            || matches!(
+                n.kind(),
+                "match_pattern"
+                    | "tuple_struct_pattern"
+                    | "struct_pattern"
+                    | "let_condition"
+                    | "or_pattern"
+            );
+        let mut c = n.walk();
+        for child in n.children(&mut c) {
+            // In `if let P = v`, only the pattern is a pattern.
+            let child_pattern = if n.kind() == "let_condition" || n.kind() == "let_declaration" {
+                n.child_by_field_name("pattern")
+                    .is_some_and(|p| p.id() == child.id())
+            } else {
+                pattern_here
+            };
+            self.visit(child, depth + 1, child_pattern);
+        }
+        if pushed_owner {
+            self.owner.pop();
+        }
+        if pushed_fn {
+            self.current_fn.pop();
+        }
+        self.test_scope = saved_test;
+    }
+
+    fn function(&mut self, n: Node) -> usize {
+        let src = self.src();
+        let name = n
+            .child_by_field_name("name")
+            .map(|t| text(t, src).to_string())
+            .unwrap_or_default();
+        let body = n.child_by_field_name("body");
+        let sig_end = body.map_or(n.end_byte(), |b| b.start_byte());
+        let signature = src[n.start_byte()..sig_end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let is_pub = {
+            let mut c = n.walk();
+            let vis = n
+                .children(&mut c)
+                .any(|ch| ch.kind() == "visibility_modifier");
+            vis
+        };
+        let attrs = preceding_attributes(n, src);
+        let is_test_fn = attrs
+            .iter()
+            .any(|a| a == "test" || a.ends_with("::test") || a.starts_with("test"));
+        let mut bounds = Vec::new();
+        if let Some(tp) = n.child_by_field_name("type_parameters") {
+            collect_bounds(tp, src, &mut bounds);
+        }
+        let mut c = n.walk();
+        if let Some(w) = n.children(&mut c).find(|ch| ch.kind() == "where_clause") {
+            collect_where(w, src, &mut bounds);
+        }
+        let statements = body.map_or(0, |b| {
+            let mut c = b.walk();
+            b.named_children(&mut c)
+                .filter(|s| !matches!(s.kind(), "line_comment" | "block_comment"))
+                .count()
+        });
+        let owner = self.owner.last().cloned().unwrap_or(Owner::Module);
+        let start = line(n);
+        let attr_start = attrs_start_line(n).unwrap_or(start);
+        self.out.fns.push(FnDef {
+            path: self.file.path.clone(),
+            name,
+            owner,
+            is_pub,
+            is_test: self.test_scope || is_test_fn,
+            is_test_fn,
+            lines: (start, n.end_position().row as u32 + 1),
+            signature,
+            bounds,
+            statements,
+            text: src
+                .lines()
+                .skip(attr_start as usize - 1)
+                .take((n.end_position().row as u32 + 2 - attr_start) as usize)
+                .collect::<Vec<_>>()
+                .join("\n"),
+        });
+        self.out.fns.len() - 1
+    }
+
+    fn call(&mut self, n: Node) {
+        let src = self.src();
+        let Some(f) = n.child_by_field_name("function") else {
+            return;
+        };
+        let (name, callee) = match f.kind() {
+            "identifier" => (text(f, src).to_string(), Callee::Path { qualifier: None }),
+            "scoped_identifier" => {
+                let name = f
+                    .child_by_field_name("name")
+                    .map(|x| text(x, src).to_string())
+                    .unwrap_or_default();
+                let qualifier = f
+                    .child_by_field_name("path")
+                    .map(|p| last_segment(text(p, src)));
+                (name, Callee::Path { qualifier })
+            }
+            "field_expression" => {
+                let name = f
+                    .child_by_field_name("field")
+                    .map(|x| text(x, src).to_string())
+                    .unwrap_or_default();
+                let on_self = f
+                    .child_by_field_name("value")
+                    .is_some_and(|v| text(v, src) == "self");
+                (name, Callee::Method { on_self })
+            }
+            "generic_function" => {
+                let inner = f.child_by_field_name("function");
+                match inner {
+                    Some(i) if i.kind() == "scoped_identifier" => (
+                        i.child_by_field_name("name")
+                            .map(|x| text(x, src).to_string())
+                            .unwrap_or_default(),
+                        Callee::Path {
+                            qualifier: i
+                                .child_by_field_name("path")
+                                .map(|p| last_segment(text(p, src))),
+                        },
+                    ),
+                    Some(i) => (text(i, src).to_string(), Callee::Path { qualifier: None }),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        if name.is_empty() {
+            return;
+        }
+        self.out.calls.push(Call {
+            path: self.file.path.clone(),
+            line: line(n),
+            name,
+            callee,
+            caller: self.current_fn.last().copied(),
+        });
+    }
+
+    fn construct(&mut self, n: Node, in_pattern: bool) {
+        let src = self.src();
+        let (Some(path), Some(name)) =
+            (n.child_by_field_name("path"), n.child_by_field_name("name"))
+        else {
+            return;
+        };
+        let variant = text(name, src);
+        if !variant.starts_with(|c: char| c.is_ascii_uppercase()) {
+            return;
+        }
+        // The callee of `Type::f(..)` is a call, not a variant.
+        if n.parent().is_some_and(|p| {
+            p.kind() == "call_expression"
+                && p.child_by_field_name("function")
+                    .is_some_and(|f| f.id() == n.id())
+                && !variant.starts_with(|c: char| c.is_ascii_uppercase())
+        }) {
+            return;
+        }
+        self.out.constructs.push(Construct {
+            path: self.file.path.clone(),
+            line: line(n),
+            ty: last_segment(text(path, src)),
+            variant: variant.to_string(),
+            caller: self.current_fn.last().copied(),
+            in_pattern,
+        });
+    }
+}
+
+/// The attribute texts (inside `#[...]`) right before an item.
+fn preceding_attributes(n: Node, src: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut prev = n.prev_sibling();
+    while let Some(p) = prev {
+        match p.kind() {
+            "attribute_item" => {
+                let t = text(p, src);
+                out.push(
+                    t.trim_start_matches("#[")
+                        .trim_end_matches(']')
+                        .trim()
+                        .to_string(),
+                );
+            }
+            "line_comment" | "block_comment" => {}
+            _ => break,
+        }
+        prev = p.prev_sibling();
+    }
+    out
+}
+
+/// The first line of the attributes right before an item.
+fn attrs_start_line(n: Node) -> Option<u32> {
+    let mut first = None;
+    let mut prev = n.prev_sibling();
+    while let Some(p) = prev {
+        if p.kind() != "attribute_item" {
+            break;
+        }
+        first = Some(line(p));
+        prev = p.prev_sibling();
+    }
+    first
+}
+
+fn has_cfg_test(n: Node, src: &str) -> bool {
+    preceding_attributes(n, src)
+        .iter()
+        .any(|a| a.replace(' ', "") == "cfg(test)")
+}
+
+fn collect_bounds(tp: Node, src: &str, out: &mut Vec<(String, String)>) {
+    let mut c = tp.walk();
+    for p in tp.named_children(&mut c) {
+        if p.kind() == "type_parameter" {
+            let (Some(left), Some(b)) = (
+                p.child_by_field_name("name"),
+                p.child_by_field_name("bounds"),
+            ) else {
+                continue;
+            };
+            push_bounds(text(left, src), b, src, out);
+        }
+    }
+}
+
+fn collect_where(w: Node, src: &str, out: &mut Vec<(String, String)>) {
+    let mut c = w.walk();
+    for p in w.named_children(&mut c) {
+        if p.kind() == "where_predicate" {
+            let (Some(left), Some(b)) = (
+                p.child_by_field_name("left"),
+                p.child_by_field_name("bounds"),
+            ) else {
+                continue;
+            };
+            push_bounds(text(left, src), b, src, out);
+        }
+    }
+}
+
+fn push_bounds(param: &str, bounds: Node, src: &str, out: &mut Vec<(String, String)>) {
+    let mut c = bounds.walk();
+    for b in bounds.named_children(&mut c) {
+        let t = text(b, src).trim_start_matches('?');
+        if !t.starts_with('\'') {
+            out.push((param.to_string(), last_segment(t)));
+        }
+    }
+}
+
+/// What surrounds the position `(line, column)` (1-based) of a file: the
+/// guards from the innermost outwards, up to the enclosing fn or closure.
+pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
+    let point = tree_sitter::Point {
+        row: line.saturating_sub(1) as usize,
+        column: column.saturating_sub(1) as usize,
+    };
+    let Some(mut n) = tree.root_node().descendant_for_point_range(point, point) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut child_id = n.id();
+    while let Some(parent) = n.parent() {
+        match parent.kind() {
+            "function_item" | "closure_expression" => break,
+            "if_expression" => {
+                if let Some(cond) = parent.child_by_field_name("condition") {
+                    let in_then = parent
+                        .child_by_field_name("consequence")
+                        .is_some_and(|c| c.id() == child_id);
+                    let in_else = parent
+                        .child_by_field_name("alternative")
+                        .is_some_and(|c| c.id() == child_id);
+                    if cond.kind() == "let_condition" || cond.kind() == "let_chain" {
+                        if in_then {
+                            let pattern = cond
+                                .child_by_field_name("pattern")
+                                .map(|p| text(p, src).to_string())
+                                .unwrap_or_default();
+                            let value = cond
+                                .child_by_field_name("value")
+                                .map(|p| text(p, src).to_string())
+                                .unwrap_or_else(|| text(cond, src).to_string());
+                            out.push(Guard::IfLet { pattern, value });
+                        }
+                    } else if in_then {
+                        out.push(Guard::If(squash(text(cond, src))));
+                    } else if in_else {
+                        out.push(Guard::Else(squash(text(cond, src))));
+                    }
+                }
+            }
+            "match_arm" => {
+                let pattern = parent
+                    .child_by_field_name("pattern")
+                    .map(|p| squash(text(p, src)))
+                    .unwrap_or_default();
+                let value = parent
+                    .parent()
+                    .and_then(|b| b.parent())
+                    .filter(|m| m.kind() == "match_expression")
+                    .and_then(|m| m.child_by_field_name("value"))
+                    .map(|v| squash(text(v, src)))
+                    .unwrap_or_default();
+                out.push(Guard::Arm { pattern, value });
+            }
+            "let_declaration" => {
+                if parent
+                    .child_by_field_name("alternative")
+                    .is_some_and(|a| a.id() == child_id)
+                {
+                    let pattern = parent
+                        .child_by_field_name("pattern")
+                        .map(|p| squash(text(p, src)))
+                        .unwrap_or_default();
+                    let value = parent
+                        .child_by_field_name("value")
+                        .map(|p| squash(text(p, src)))
+                        .unwrap_or_default();
+                    out.push(Guard::LetElse { pattern, value });
+                }
+            }
+            _ => {}
+        }
+        child_id = parent.id();
+        n = parent;
+    }
+    out
+}
+
+/// The node at a position and the text of the macro or method call it is
+/// part of: for an assert, its condition; for `expect`/`unwrap`, the
+/// receiver.
+pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallParts {
+    let point = tree_sitter::Point {
+        row: line.saturating_sub(1) as usize,
+        column: column.saturating_sub(1) as usize,
+    };
+    let mut parts = CallParts::default();
+    let Some(mut n) = tree.root_node().descendant_for_point_range(point, point) else {
+        return parts;
+    };
+    for _ in 0..8 {
+        match n.kind() {
+            "macro_invocation" => {
+                if let Some(tt) = n
+                    .named_children(&mut n.walk())
+                    .find(|c| c.kind() == "token_tree")
+                {
+                    let inner = text(tt, src);
+                    let inner = inner.get(1..inner.len().saturating_sub(1)).unwrap_or("");
+                    parts.first_argument = Some(squash(first_top_level_argument(inner)));
+                }
+                return parts;
+            }
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "field_expression" {
+                        parts.receiver =
+                            f.child_by_field_name("value").map(|v| squash(text(v, src)));
+                        return parts;
+                    }
+                }
+            }
+            _ => {}
+        }
+        match n.parent() {
+            Some(p) => n = p,
+            None => break,
+        }
+    }
+    parts
+}
+
+/// Parts of the call at a site.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct CallParts {
+    /// A macro's first argument (an assert's condition).
+    pub first_argument: Option<String>,
+    /// A method call's receiver (what `expect` is called on).
+    pub receiver: Option<String>,
+}
+
+/// The text before the first comma outside brackets and strings.
+fn first_top_level_argument(s: &str) -> &str {
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut prev = '\0';
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' if prev != '\\' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            ',' if !in_str && depth == 0 => return &s[..i],
+            _ => {}
+        }
+        prev = c;
+    }
+    s
+}
+
+/// Whitespace folded to single spaces.
+fn squash(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(text: &str) -> SourceFile {
+        SourceFile {
+            path: "src/lib.rs".into(),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn fns_calls_and_bounds() {
+        let f = file(
+            "pub trait Codec { fn decode(&self) -> u8 { panic!(\"no\") } fn id(&self); }\n\
+             pub struct A;\n\
+             impl Codec for A { fn id(&self) {} }\n\
+             pub fn run<C: Codec>(c: &C) -> u8 { C::decode(c); c.decode() }\n\
+             fn w<T>(t: T) where T: Codec + Clone { Self::x(); helper(1); }\n",
+        );
+        let s = symbols(&[f]);
+        let names: Vec<String> = s.fns.iter().map(FnDef::qualified).collect();
+        // A trait's method without a body is a declaration, not a fn.
+        assert_eq!(names, ["Codec::decode", "A::id", "run", "w"]);
+        assert_eq!(s.fns[0].owner, Owner::TraitDefault("Codec".into()));
+        assert_eq!(s.fns[2].bounds, [("C".to_string(), "Codec".to_string())]);
+        assert!(s.fns[2].is_pub);
+        assert!(!s.fns[3].is_pub);
+        assert_eq!(
+            s.fns[3].bounds,
+            [
+                ("T".to_string(), "Codec".to_string()),
+                ("T".to_string(), "Clone".to_string())
+            ]
+        );
+        let calls: Vec<(String, Callee)> = s
+            .calls
+            .iter()
+            .map(|c| (c.name.clone(), c.callee.clone()))
+            .collect();
+        assert_eq!(
+            calls[0],
+            (
+                "decode".to_string(),
+                Callee::Path {
+                    qualifier: Some("C".into())
+                }
+            )
+        );
+        assert_eq!(calls[1].1, Callee::Method { on_self: false });
+        assert_eq!(
+            calls[3],
+            ("helper".to_string(), Callee::Path { qualifier: None })
+        );
+        assert_eq!(s.calls[0].caller, Some(2));
+    }
+
+    #[test]
+    fn guards() {
+        let src = "fn f(x: Option<u8>, n: u8) -> u8 {\n    if n > 3 {\n        match x {\n            Some(0) => panic!(\"zero\"),\n            _ => {}\n        }\n    } else {\n        let Some(v) = x else { panic!(\"none\") };\n    }\n    0\n}\n";
+        let mut p = parser();
+        let tree = parse(&mut p, src).unwrap();
+        assert_eq!(
+            guards_at(&tree, src, 4, 24),
+            vec![
+                Guard::Arm {
+                    pattern: "Some(0)".into(),
+                    value: "x".into()
+                },
+                Guard::If("n > 3".into())
+            ]
+        );
+        assert_eq!(
+            guards_at(&tree, src, 8, 32),
+            vec![
+                Guard::LetElse {
+                    pattern: "Some(v)".into(),
+                    value: "x".into()
+                },
+                Guard::Else("n > 3".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn call_parts() {
+        let src = "fn f(v: Vec<u8>) {\n    assert!(v.len() > 2, \"short: {}\", v.len());\n    let x = v.first().expect(\"empty\");\n}\n";
+        let mut p = parser();
+        let tree = parse(&mut p, src).unwrap();
+        assert_eq!(
+            call_parts_at(&tree, src, 2, 5).first_argument.as_deref(),
+            Some("v.len() > 2")
+        );
+        assert_eq!(
+            call_parts_at(&tree, src, 3, 23).receiver.as_deref(),
+            Some("v.first()")
+        );
+    }
+}

@@ -1,0 +1,329 @@
+//! The verifier: a model's section is accepted only when every identifier
+//! it names exists in the snapshot or the message, it names no function
+//! but the real one as the thrower, it cites only known facts, and any code
+//! it gives parses.
+
+use std::collections::HashSet;
+
+/// What a section is checked against.
+pub struct Ground<'a> {
+    /// Identifiers of the snapshot's code (every identifier token).
+    pub identifiers: &'a HashSet<String>,
+    /// The message template and the facts' text (their identifiers count).
+    pub facts_text: &'a str,
+    /// Names the thrower goes by: `f`, `Type::f`.
+    pub thrower: &'a [String],
+    /// Names of every fn of the snapshot.
+    pub fn_names: &'a HashSet<String>,
+    /// Ids of the facts.
+    pub fact_ids: &'a HashSet<String>,
+}
+
+/// Words that are Rust or std vocabulary, fine to name anywhere.
+const VOCABULARY: &[&str] = &[
+    "fn",
+    "let",
+    "mut",
+    "match",
+    "if",
+    "else",
+    "for",
+    "while",
+    "loop",
+    "return",
+    "Some",
+    "None",
+    "Ok",
+    "Err",
+    "Option",
+    "Result",
+    "Box",
+    "Vec",
+    "String",
+    "str",
+    "self",
+    "Self",
+    "impl",
+    "unwrap",
+    "expect",
+    "unwrap_or",
+    "unwrap_or_else",
+    "unwrap_or_default",
+    "ok_or",
+    "map_err",
+    "panic",
+    "assert",
+    "assert_eq",
+    "assert_ne",
+    "println",
+    "eprintln",
+    "format",
+    "dbg",
+    "use",
+    "pub",
+    "mod",
+    "crate",
+    "super",
+    "struct",
+    "enum",
+    "trait",
+    "where",
+    "as",
+    "in",
+    "ref",
+    "move",
+    "true",
+    "false",
+    "value",
+    "err",
+    "error",
+    "e",
+    "x",
+    "v",
+    "is_some",
+    "is_none",
+    "is_ok",
+    "is_err",
+    "main",
+    "std",
+    "io",
+    "fmt",
+    "Display",
+    "Debug",
+    "Error",
+    "anyhow",
+    "context",
+    "with_context",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "usize",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "isize",
+    "f32",
+    "f64",
+    "bool",
+    "char",
+    "to_string",
+    "len",
+    "is_empty",
+    "clone",
+    "into",
+    "from",
+    "new",
+    "default",
+    "get",
+    "iter",
+    "map",
+    "and_then",
+    "async",
+    "await",
+    "dyn",
+    "const",
+    "static",
+    "unsafe",
+    "type",
+    "RUST_BACKTRACE",
+    "cargo",
+    "test",
+    "should_panic",
+    "expected",
+];
+
+/// Every identifier-like token of `text`.
+pub fn identifiers_of(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| {
+            t.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+}
+
+/// True when `code` parses as Rust statements or items.
+pub fn parses(code: &str) -> bool {
+    let mut p = crate::syntax::parser();
+    let ok = |src: &str, p: &mut tree_sitter::Parser| {
+        p.parse(src.as_bytes(), None)
+            .is_some_and(|t| !t.root_node().has_error())
+    };
+    ok(code, &mut p) || ok(&format!("fn __errdex_check() {{\n{code}\n}}"), &mut p)
+}
+
+/// Spans in backticks.
+fn code_spans(text: &str) -> impl Iterator<Item = &str> {
+    text.split('`').skip(1).step_by(2)
+}
+
+/// Verbs that say which function raised the error, followed by the name.
+const THROWER_PHRASES: &[&str] = &[
+    "raised in",
+    "raised by",
+    "thrown in",
+    "thrown by",
+    "thrown from",
+    "raised from",
+    "panics in",
+    "returned by",
+    "returned from",
+    "produced by",
+    "produced in",
+    "comes from",
+    "originates in",
+    "originates from",
+    "emitted by",
+    "fails in",
+];
+
+/// Checks one section; `Err` says why it is refused.
+pub fn check(
+    sentences: &[(String, Vec<String>)],
+    code: Option<&str>,
+    g: &Ground,
+) -> Result<(), String> {
+    if sentences.is_empty() {
+        return Err("empty section".into());
+    }
+    let facts_words: HashSet<&str> = identifiers_of(g.facts_text).collect();
+    let known = |w: &str| {
+        VOCABULARY.contains(&w)
+            || g.identifiers.contains(w)
+            || facts_words.contains(w)
+            || w.chars().all(|c| c.is_ascii_digit())
+    };
+    for (text, facts) in sentences {
+        for id in facts {
+            if !g.fact_ids.contains(id) {
+                return Err(format!("cites an unknown fact `{id}`"));
+            }
+        }
+        for span in code_spans(text) {
+            for w in identifiers_of(span) {
+                if !known(w) {
+                    return Err(format!(
+                        "names `{w}`, which is not in the repository or the facts"
+                    ));
+                }
+            }
+        }
+        // Code-looking words outside backticks: snake_case, paths, calls.
+        for w in text.split_whitespace() {
+            let w = w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'));
+            let looks_like_code = (w.contains('_') && w.len() > 2) || w.contains("::");
+            if looks_like_code {
+                for part in identifiers_of(w) {
+                    if !known(part) {
+                        return Err(format!(
+                            "names `{part}`, which is not in the repository or the facts"
+                        ));
+                    }
+                }
+            }
+        }
+        let lower = text.to_lowercase();
+        for phrase in THROWER_PHRASES {
+            let mut rest = lower.as_str();
+            while let Some(i) = rest.find(phrase) {
+                let after = &text[text.len() - rest.len() + i + phrase.len()..];
+                rest = &rest[i + phrase.len()..];
+                let named = after
+                    .trim_start()
+                    .trim_start_matches("the fn ")
+                    .trim_start_matches("the function ")
+                    .trim_start_matches('`');
+                let name: String = named
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
+                    .collect();
+                if name.is_empty() {
+                    continue;
+                }
+                let last = name.rsplit("::").next().unwrap_or(&name).to_string();
+                let is_fn = g.fn_names.contains(&last);
+                let is_thrower = g
+                    .thrower
+                    .iter()
+                    .any(|t| *t == name || t.rsplit("::").next() == Some(last.as_str()));
+                if is_fn && !is_thrower {
+                    return Err(format!(
+                        "says the error comes from `{name}`, but it is raised in `{}`",
+                        g.thrower.first().map_or("another fn", String::as_str)
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(code) = code {
+        if !parses(code) {
+            return Err("its code does not parse as Rust".into());
+        }
+        for w in identifiers_of(code) {
+            if !known(w) && !is_local_binding(code, w) {
+                return Err(format!(
+                    "its code names `{w}`, which is not in the repository or the facts"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `w` is bound in `code` itself (`let w`, `Some(w)`, `|w|`, `Ok(w)`), so
+/// naming it invents nothing.
+fn is_local_binding(code: &str, w: &str) -> bool {
+    ["let ", "let mut ", "Some(", "Ok(", "Err(", "|", "for "]
+        .iter()
+        .any(|p| code.contains(&format!("{p}{w}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ground<'a>(
+        ids: &'a HashSet<String>,
+        fns: &'a HashSet<String>,
+        facts: &'a HashSet<String>,
+        thrower: &'a [String],
+    ) -> Ground<'a> {
+        Ground {
+            identifiers: ids,
+            facts_text: "The message `division by zero` is produced by a `panic!` in `divide`.",
+            thrower,
+            fn_names: fns,
+            fact_ids: facts,
+        }
+    }
+
+    fn set(words: &[&str]) -> HashSet<String> {
+        words.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn refuses_what_the_repository_does_not_hold() {
+        let ids = set(&["divide", "checked_divide", "b", "a"]);
+        let fns = set(&["divide", "checked_divide"]);
+        let facts = set(&["f1", "f2"]);
+        let thrower = vec!["divide".to_string()];
+        let g = ground(&ids, &fns, &facts, &thrower);
+        let s = |t: &str| vec![(t.to_string(), vec!["f1".to_string()])];
+        assert!(check(&s("It is raised in `divide` when `b` is zero."), None, &g).is_ok());
+        let e = check(&s("Call `safe_divide` instead."), None, &g).unwrap_err();
+        assert!(e.contains("safe_divide"), "{e}");
+        let e = check(&s("This panic is raised in `checked_divide`."), None, &g).unwrap_err();
+        assert!(e.contains("raised in `divide`"), "{e}");
+        let e = check(&s("Use the frobnicate_all helper."), None, &g).unwrap_err();
+        assert!(e.contains("frobnicate_all"), "{e}");
+        let bad_cite = vec![("Fine.".to_string(), vec!["f9".to_string()])];
+        assert!(check(&bad_cite, None, &g).unwrap_err().contains("f9"));
+        assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b); }"), &g).is_ok());
+        assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b) "), &g)
+            .unwrap_err()
+            .contains("parse"));
+        assert!(check(&s("Fix:"), Some("safe::divide_by(a, b);"), &g).is_err());
+    }
+}

@@ -1,0 +1,151 @@
+//! A whole snapshot read back (its files and errors, for the analysis), and
+//! the analyses cached per error.
+
+use crate::{blob, Catalog, Result};
+use errdex_model::SourceFile;
+use rusqlite::{params, OptionalExtension};
+use std::collections::HashMap;
+
+/// A snapshot's identity.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct SnapshotRow {
+    /// Row id.
+    #[serde(skip)]
+    pub id: i64,
+    /// Repo slug.
+    pub repo: String,
+    /// Revision.
+    pub revision: String,
+    /// Date of the revision.
+    pub date: Option<String>,
+}
+
+impl Catalog {
+    /// The newest snapshot of `repo`.
+    pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
+                 JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1
+                 ORDER BY sn.id DESC LIMIT 1",
+                [repo],
+                |r| {
+                    Ok(SnapshotRow {
+                        id: r.get(0)?,
+                        repo: r.get(1)?,
+                        revision: r.get(2)?,
+                        date: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// The snapshot a site row belongs to.
+    pub fn snapshot(&self, id: i64) -> Result<Option<SnapshotRow>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
+                 JOIN repos r ON r.id = sn.repo_id WHERE sn.id = ?1",
+                [id],
+                |r| {
+                    Ok(SnapshotRow {
+                        id: r.get(0)?,
+                        repo: r.get(1)?,
+                        revision: r.get(2)?,
+                        date: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Every stored file of a snapshot, by path.
+    pub fn snapshot_files(&self, snapshot_id: i64) -> Result<Vec<SourceFile>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT f.path, c.pack_id, c.offset, c.len FROM files f
+             JOIN contents c ON c.hash = f.hash WHERE f.snapshot_id = ?1
+             ORDER BY c.pack_id, f.path",
+        )?;
+        let rows: Vec<(String, i64, i64, i64)> = stmt
+            .query_map([snapshot_id], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut pack = self
+            .conn
+            .prepare_cached("SELECT data FROM packs WHERE id = ?1")?;
+        let mut packs: HashMap<i64, Vec<u8>> = HashMap::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for (path, pack_id, offset, len) in rows {
+            if !packs.contains_key(&pack_id) {
+                let data: Vec<u8> = pack.query_row([pack_id], |r| r.get(0))?;
+                packs.insert(pack_id, blob::decompress(&data)?);
+            }
+            let bytes = blob::slice(&packs[&pack_id], offset as usize, len as usize)?;
+            let text = String::from_utf8(bytes.to_vec())
+                .map_err(|_| crate::CatalogError::Corrupt("source text"))?;
+            out.push(SourceFile { path, text });
+        }
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(out)
+    }
+
+    /// The error ids of a snapshot, in file order.
+    pub fn snapshot_error_ids(&self, snapshot_id: i64) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT error_id FROM sites WHERE snapshot_id = ?1 GROUP BY error_id
+             ORDER BY MIN(path), MIN(line)",
+        )?;
+        let ids = stmt
+            .query_map([snapshot_id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(ids)
+    }
+
+    /// A cached analysis (JSON) of an error for these facts and model.
+    pub fn analysis(
+        &self,
+        error_id: &str,
+        facts_hash: &str,
+        model: &str,
+    ) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2 AND model = ?3",
+                params![error_id, facts_hash, model],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// The newest cached analysis of an error, whatever made it.
+    pub fn any_analysis(&self, error_id: &str) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT json FROM analyses WHERE error_id = ?1 ORDER BY model != 'rules' DESC LIMIT 1",
+                [error_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Caches an analysis.
+    pub fn store_analysis(
+        &self,
+        error_id: &str,
+        facts_hash: &str,
+        model: &str,
+        json: &str,
+    ) -> Result<()> {
+        self.conn.execute(
+            "INSERT OR REPLACE INTO analyses (error_id, facts_hash, model, json) VALUES (?1, ?2, ?3, ?4)",
+            params![error_id, facts_hash, model, json],
+        )?;
+        Ok(())
+    }
+}
