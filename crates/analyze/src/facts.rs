@@ -70,11 +70,12 @@ impl Analyzer {
         for (i, f) in symbols.fns.iter().enumerate() {
             by_name.entry(f.name.clone()).or_default().push(i);
         }
-        let identifiers = files
-            .values()
-            .flat_map(|(f, _)| crate::verify::identifiers_of(&f.text))
-            .map(str::to_string)
-            .collect();
+        let mut identifiers = HashSet::new();
+        for (f, tree) in files.values() {
+            if let Some(t) = tree {
+                syntax::code_identifiers(t, &f.text, &mut identifiers);
+            }
+        }
         let fn_names = by_name.keys().cloned().collect();
         Analyzer {
             snapshot,
@@ -308,7 +309,7 @@ impl Analyzer {
                 Some((s.path.clone(), s.line)),
                 None,
             );
-        } else if panics && f.statements == 1 {
+        } else if error.kind == Kind::Panic && f.statements == 1 {
             b.push(
                 FactKind::Sentinel,
                 format!(
@@ -432,7 +433,7 @@ impl Analyzer {
                     format!("resolved through the generic bound `{bound}`")
                 }
                 Resolution::NameUnique => {
-                    format!("resolved by name only (the only fn named `{}`)", t.name)
+                    format!("resolved by name only: the only fn named `{}`", t.name)
                 }
                 Resolution::NameAmbiguous => unreachable!("filtered out"),
             };
@@ -564,6 +565,24 @@ impl Analyzer {
                 None,
             );
             n += 1;
+            if caller.is_test {
+                continue;
+            }
+            if let Some((file, Some(tree))) = self.files.get(&c.path) {
+                for g in syntax::guards_at(tree, &file.text, c.line, c.column) {
+                    let when = guard_text(&g);
+                    b.push(
+                        FactKind::Guard,
+                        format!(
+                            "Where `{}` creates it, {}",
+                            caller.qualified(),
+                            crate::sections::lower_first(&when)
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+            }
         }
     }
 
@@ -695,6 +714,26 @@ impl Analyzer {
             }
         }
         b.renumber();
+    }
+}
+
+/// A guard as a sentence.
+fn guard_text(g: &Guard) -> String {
+    match g {
+        Guard::If(c) => format!("It runs only when `{c}` is true."),
+        Guard::Else(c) => format!("It runs only when `{c}` is false (the `else` branch)."),
+        Guard::IfLet { pattern, value } => {
+            format!("It runs only when `{value}` matches `{pattern}`.")
+        }
+        Guard::Arm { pattern, value } if value.is_empty() => {
+            format!("It runs in the match arm `{pattern}`.")
+        }
+        Guard::Arm { pattern, value } => {
+            format!("It runs when `{value}` matches the arm `{pattern}`.")
+        }
+        Guard::LetElse { pattern, value } => {
+            format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
+        }
     }
 }
 

@@ -203,7 +203,8 @@ impl Analysis {
         self.facts.iter().filter(move |f| f.kind == kind)
     }
 
-    /// True when a concrete trigger is known: a test, a caller or a guard.
+    /// True when a concrete trigger is known: a test, a caller, a guard, an
+    /// asserted condition, the `None`/`Err` receiver, or a constructor.
     pub fn has_trigger(&self) -> bool {
         self.facts.iter().any(|f| {
             matches!(
@@ -212,6 +213,7 @@ impl Analysis {
                     | FactKind::Caller
                     | FactKind::Guard
                     | FactKind::Assertion
+                    | FactKind::Receiver
                     | FactKind::Constructor
             )
         })
@@ -224,16 +226,17 @@ pub fn facts_hash(facts: &[Fact]) -> String {
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
 }
 
-/// Analyses one error of the analyser's snapshot: facts, rule sections,
-/// and — with a model — the model's sections where the verifier accepts
-/// them. `excerpt` is the code around the site (given to the model).
+/// Analyses one error of the analyser's snapshot: its facts (see
+/// [`Analyzer::facts`]), rule sections, and — with a model — the model's
+/// sections where the verifier accepts them. `excerpt` is the code around
+/// the site (given to the model).
 pub fn analyze(
     analyzer: &Analyzer,
     error: &errdex_catalog::ErrorDetail,
+    facts: Vec<Fact>,
     model: Option<&llm::Endpoint>,
     excerpt: &str,
 ) -> Analysis {
-    let facts = analyzer.facts(error);
     let mut sections = sections::write(error.kind, &facts);
     let mut rejected = Vec::new();
     if let Some(endpoint) = model {
@@ -248,10 +251,13 @@ pub fn analyze(
         };
         match llm::complete(endpoint, &prompt).and_then(|c| llm::parse_reply(&c)) {
             Ok(reply) => {
+                // Quoted doc comments are the repository's words, not
+                // facts about names: they ground nothing.
                 let facts_text = std::iter::once(error.template.clone())
                     .chain(
                         facts
                             .iter()
+                            .filter(|f| f.kind != FactKind::Doc)
                             .map(|f| format!("{} {}", f.text, f.code.as_deref().unwrap_or(""))),
                     )
                     .collect::<Vec<_>>()

@@ -104,13 +104,13 @@ impl<'a> Writer<'a> {
         for f in self.all(FactKind::Doc) {
             out.push(say(f.text.clone(), &[f]));
         }
-        let callers = self.all(FactKind::Caller);
+        let callers: Vec<&Fact> = self
+            .all(FactKind::Caller)
+            .into_iter()
+            .filter(|f| f.path.is_some() && !f.text.contains("(a test)"))
+            .collect();
         if !callers.is_empty() {
-            let names: Vec<&str> = callers
-                .iter()
-                .filter(|f| f.path.is_some())
-                .filter_map(|f| code_in(f))
-                .collect();
+            let names: Vec<&str> = callers.iter().filter_map(|f| code_in(f)).collect();
             if !names.is_empty() {
                 out.push(say(
                     format!("It is reached from {}.", list(&names)),
@@ -191,12 +191,10 @@ impl<'a> Writer<'a> {
             }
         }
         for g in self.all(FactKind::Guard).into_iter().take(2) {
-            if let Some(c) = code_in(g) {
-                out.push(say(
-                    format!("The site runs under the condition on `{c}`: change the input so that it does not hold."),
-                    &[g],
-                ));
-            }
+            out.push(say(
+                format!("Avoid the path that leads here: {}", lower_first(&g.text)),
+                &[g],
+            ));
         }
         if !self.kind.panics() {
             if let Some(n) = name {
@@ -205,6 +203,26 @@ impl<'a> Writer<'a> {
                     &item,
                 ));
             }
+        }
+        let ctors: Vec<&Fact> = self
+            .all(FactKind::Constructor)
+            .into_iter()
+            .filter(|f| !f.text.contains("(a test)"))
+            .collect();
+        if let Some(first) = ctors.first() {
+            let mut names: Vec<&str> = ctors
+                .iter()
+                .filter_map(|f| f.text.split('`').nth(3))
+                .collect();
+            names.dedup();
+            let variant = code_in(first).unwrap_or("the error");
+            out.push(say(
+                format!(
+                    "Expect `{variant}` from {} and handle it there: match on the variant, or propagate it with `?`.",
+                    list(&names)
+                ),
+                &ctors,
+            ));
         }
         if let Some(d) = self
             .all(FactKind::Doc)
@@ -217,9 +235,13 @@ impl<'a> Writer<'a> {
             ));
         }
         if out.is_empty() {
+            let cite: Vec<&Fact> = match item.is_empty() {
+                true => self.one(FactKind::Message).into_iter().collect(),
+                false => item,
+            };
             out.push(say(
-                "Look at the excerpt below: the message is raised unconditionally there, so avoid calling this code with the inputs that lead to it.",
-                &item,
+                "The code states no condition around the site; read the excerpt for what leads to it and avoid that path.",
+                &cite,
             ));
         }
         out
@@ -293,6 +315,15 @@ impl<'a> Writer<'a> {
             )],
             Some(code),
         )
+    }
+}
+
+/// `It runs…` → `it runs…`.
+pub(crate) fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 

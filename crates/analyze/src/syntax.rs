@@ -96,6 +96,8 @@ pub struct Construct {
     pub path: String,
     /// Line.
     pub line: u32,
+    /// Column (1-based).
+    pub column: u32,
     /// `Enum` (or `Self`).
     pub ty: String,
     /// `Variant`.
@@ -427,6 +429,7 @@ impl Walk<'_> {
         self.out.constructs.push(Construct {
             path: self.file.path.clone(),
             line: line(n),
+            column: n.start_position().column as u32 + 1,
             ty: last_segment(text(path, src)),
             variant: variant.to_string(),
             caller: self.current_fn.last().copied(),
@@ -518,6 +521,30 @@ fn push_bounds(param: &str, bounds: Node, src: &str, out: &mut Vec<(String, Stri
     }
 }
 
+/// Every identifier of the code (names of fns, types, fields, variables,
+/// macros, lifetimes' names excluded) — not the words of comments or
+/// string literals, so a comment cannot make a name "exist".
+pub fn code_identifiers(tree: &Tree, src: &str, out: &mut std::collections::HashSet<String>) {
+    let mut stack = vec![tree.root_node()];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "identifier"
+            | "type_identifier"
+            | "field_identifier"
+            | "primitive_type"
+            | "shorthand_field_identifier" => {
+                out.insert(text(n, src).to_string());
+            }
+            "line_comment" | "block_comment" | "string_literal" | "raw_string_literal"
+            | "char_literal" => continue,
+            // Macro bodies are token trees: their identifiers are code too.
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+}
+
 /// What surrounds the position `(line, column)` (1-based) of a file: the
 /// guards from the innermost outwards, up to the enclosing fn or closure.
 pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
@@ -574,21 +601,20 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .unwrap_or_default();
                 out.push(Guard::Arm { pattern, value });
             }
-            "let_declaration" => {
+            "let_declaration"
                 if parent
                     .child_by_field_name("alternative")
-                    .is_some_and(|a| a.id() == child_id)
-                {
-                    let pattern = parent
-                        .child_by_field_name("pattern")
-                        .map(|p| squash(text(p, src)))
-                        .unwrap_or_default();
-                    let value = parent
-                        .child_by_field_name("value")
-                        .map(|p| squash(text(p, src)))
-                        .unwrap_or_default();
-                    out.push(Guard::LetElse { pattern, value });
-                }
+                    .is_some_and(|a| a.id() == child_id) =>
+            {
+                let pattern = parent
+                    .child_by_field_name("pattern")
+                    .map(|p| squash(text(p, src)))
+                    .unwrap_or_default();
+                let value = parent
+                    .child_by_field_name("value")
+                    .map(|p| squash(text(p, src)))
+                    .unwrap_or_default();
+                out.push(Guard::LetElse { pattern, value });
             }
             _ => {}
         }

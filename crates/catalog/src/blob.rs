@@ -29,6 +29,34 @@ pub fn unpack(data: &[u8], offset: usize, len: usize) -> Result<String> {
     String::from_utf8(bytes.to_vec()).map_err(|_| CatalogError::Corrupt("source text"))
 }
 
+/// Reads entries of packs, decompressing each pack once.
+pub struct Packs<'c> {
+    stmt: rusqlite::CachedStatement<'c>,
+    raw: std::collections::HashMap<i64, Vec<u8>>,
+}
+
+impl<'c> Packs<'c> {
+    /// Packs of `table` (`packs` or `cache_packs`: a fixed table name).
+    pub fn new(conn: &'c rusqlite::Connection, table: &'static str) -> Result<Self> {
+        Ok(Packs {
+            stmt: conn.prepare_cached(&format!("SELECT data FROM {table} WHERE id = ?1"))?,
+            raw: Default::default(),
+        })
+    }
+
+    /// `offset..offset + len` of pack `id`.
+    pub fn get(&mut self, id: i64, offset: i64, len: i64) -> Result<&[u8]> {
+        let raw = match self.raw.entry(id) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let data: Vec<u8> = self.stmt.query_row([id], |r| r.get(0))?;
+                v.insert(decompress(&data)?)
+            }
+        };
+        slice(raw, offset as usize, len as usize)
+    }
+}
+
 /// A whole pack's bytes.
 pub fn decompress(data: &[u8]) -> Result<Vec<u8>> {
     zstd::stream::decode_all(data).map_err(|_| CatalogError::Corrupt("pack"))

@@ -21,21 +21,13 @@ impl Catalog {
             "SELECT pack_id, offset, len FROM file_cache
              WHERE path = ?1 AND hash = ?2 AND fingerprint = ?3",
         )?;
-        let mut pack = self
-            .conn
-            .prepare_cached("SELECT data FROM cache_packs WHERE id = ?1")?;
-        let mut packs: HashMap<i64, Vec<u8>> = HashMap::new();
+        let mut packs = blob::Packs::new(&self.conn, "cache_packs")?;
         let mut out = HashMap::new();
         for (i, (path, hash)) in files.iter().enumerate() {
             let mut rows = get.query(params![path, hash, fingerprint])?;
             let Some(row) = rows.next()? else { continue };
             let (pack_id, offset, len): (i64, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
-            if !packs.contains_key(&pack_id) {
-                let data: Vec<u8> = pack.query_row([pack_id], |r| r.get(0))?;
-                packs.insert(pack_id, blob::decompress(&data)?);
-            }
-            let raw = &packs[&pack_id];
-            out.insert(i, blob::slice(raw, offset as usize, len as usize)?.to_vec());
+            out.insert(i, packs.get(pack_id, offset, len)?.to_vec());
         }
         Ok(out)
     }

@@ -4,7 +4,6 @@
 use crate::{blob, Catalog, Result};
 use errdex_model::SourceFile;
 use rusqlite::{params, OptionalExtension};
-use std::collections::HashMap;
 
 /// A snapshot's identity.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -74,17 +73,10 @@ impl Catalog {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
             })?
             .collect::<rusqlite::Result<_>>()?;
-        let mut pack = self
-            .conn
-            .prepare_cached("SELECT data FROM packs WHERE id = ?1")?;
-        let mut packs: HashMap<i64, Vec<u8>> = HashMap::new();
+        let mut packs = blob::Packs::new(&self.conn, "packs")?;
         let mut out = Vec::with_capacity(rows.len());
         for (path, pack_id, offset, len) in rows {
-            if !packs.contains_key(&pack_id) {
-                let data: Vec<u8> = pack.query_row([pack_id], |r| r.get(0))?;
-                packs.insert(pack_id, blob::decompress(&data)?);
-            }
-            let bytes = blob::slice(&packs[&pack_id], offset as usize, len as usize)?;
+            let bytes = packs.get(pack_id, offset, len)?;
             let text = String::from_utf8(bytes.to_vec())
                 .map_err(|_| crate::CatalogError::Corrupt("source text"))?;
             out.push(SourceFile { path, text });

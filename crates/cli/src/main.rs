@@ -66,7 +66,25 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Show one error: its sites with code excerpts, and its evidence.
+    /// Analyse errors: facts from the code and the page's sections (what it
+    /// means, when it happens, solutions, example fix), cached.
+    Analyze {
+        /// A repo slug or an error id (default: every repo).
+        target: Option<String>,
+        /// An OpenAI-compatible server to rewrite the sections,
+        /// `http://HOST:PORT/v1` (its text is checked by the verifier).
+        #[arg(long)]
+        llm: Option<String>,
+        /// The model name to ask for (default: $ERRDEX_LLM_MODEL, else
+        /// `default`); the key, if any, comes from $ERRDEX_LLM_KEY.
+        #[arg(long)]
+        model: Option<String>,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one error: its page (sections with the facts they rest on), its
+    /// sites with code excerpts, versions and history.
     Show {
         /// The error's 16-hex id.
         id: String,
@@ -137,6 +155,17 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::List { repo, kind, json } => {
             cmd::list::run(&db, repo.as_deref(), kind.as_deref(), json)
         }
+        Command::Analyze {
+            target,
+            llm,
+            model,
+            json,
+        } => cmd::analyze::run(
+            &db,
+            target.as_deref(),
+            &cmd::analyze::ModelOptions { llm, model },
+            json,
+        ),
         Command::Show { id, json } => cmd::show::run(&db, &id, json),
     }
 }

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod analyze;
 pub mod explain;
 pub mod index;
 pub mod list;

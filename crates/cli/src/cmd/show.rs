@@ -30,6 +30,8 @@ struct ErrorView<'a> {
     site_views: Vec<SiteView<'a>>,
     /// Each indexed revision holding the error, oldest first, with its lines.
     versions: Vec<Version>,
+    /// Facts, sections and provenance.
+    analysis: &'a errdex_analyze::Analysis,
 }
 
 /// One revision holding an error.
@@ -85,12 +87,14 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    let analysis = super::analyze::current(&catalog, &error)?;
     let mut o = String::new();
     if json {
         let view = ErrorView {
             error: &error,
             site_views,
             versions: versions(&error),
+            analysis: &analysis,
         };
         let mut value = serde_json::to_value(&view).expect("views serialise");
         // `sites` from the flattened detail is replaced by the richer views.
@@ -104,12 +108,19 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
         crate::out::print(&o);
         return Ok(0);
     }
-    let _ = writeln!(o, "{} · {} · {}", error.repo, error.kind.as_str(), error.id);
+    let _ = writeln!(
+        o,
+        "{} · error · {} · {}",
+        error.repo,
+        error.kind.as_str(),
+        error.id
+    );
     let _ = writeln!(o);
     for line in error.template.lines() {
         let _ = writeln!(o, "    {line}");
     }
     let _ = writeln!(o);
+    print_analysis(&mut o, &analysis);
     let _ = writeln!(
         o,
         "in {}",
@@ -216,6 +227,69 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
     }
     crate::out::print(&o);
     Ok(0)
+}
+
+/// The page's sections, each sentence with the facts it rests on, then the
+/// related errors and the provenance line.
+fn print_analysis(o: &mut String, a: &errdex_analyze::Analysis) {
+    use errdex_analyze::{Author, FactKind};
+    for s in &a.sections {
+        if s.sentences.is_empty() && s.code.is_none() {
+            continue;
+        }
+        let by = match &s.author {
+            Author::Rules => String::new(),
+            Author::Model { model } => format!(" (written by {model}, verified)"),
+        };
+        let _ = writeln!(o, "{}{by}", s.name.title());
+        for (i, t) in s.sentences.iter().enumerate() {
+            let bullet = if s.name == errdex_analyze::SectionName::Solutions {
+                format!("{}.", i + 1)
+            } else {
+                "-".into()
+            };
+            let _ = writeln!(o, "  {bullet} {} [{}]", t.text, t.facts.join(", "));
+        }
+        if let Some(code) = &s.code {
+            for l in code.lines() {
+                let _ = writeln!(o, "      {l}");
+            }
+        }
+        let _ = writeln!(o);
+    }
+    let related: Vec<_> = a.facts_of(FactKind::Related).collect();
+    if !related.is_empty() {
+        let _ = writeln!(o, "Related errors");
+        for f in related {
+            let _ = writeln!(o, "  - {} {}", f.error_id.as_deref().unwrap_or(""), f.text);
+        }
+        let _ = writeln!(o);
+    }
+    let _ = writeln!(o, "Facts");
+    for f in a.facts.iter().filter(|f| f.kind != FactKind::Related) {
+        let at = match (&f.path, f.line) {
+            (Some(p), Some(l)) => format!(" ({p}:{l})"),
+            _ => String::new(),
+        };
+        let _ = writeln!(o, "  {} {}{at}", f.id, f.text);
+    }
+    let p = &a.provenance;
+    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "Analysis of {}@{}{}: {}; data as JSON: errdex show --json {}",
+        p.repo,
+        short(&p.revision),
+        p.date.as_deref().map(|d| format!(" ({d})")).unwrap_or_default(),
+        match &p.model {
+            None => "facts from the code, sections by rules".to_string(),
+            Some(m) => format!(
+                "facts from the code, sections by {m} where the verifier accepted them ({} refused)",
+                p.rejected.len()
+            ),
+        },
+        a.error_id
+    );
 }
 
 /// A commit sha's first 12 digits.

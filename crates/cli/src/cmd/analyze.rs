@@ -1,0 +1,245 @@
+//! `errdex analyze [REPO | ID]`: facts and sections for every error of a
+//! repo's newest snapshot (or one error), cached in the catalogue by
+//! (error id, facts hash, model).
+
+use crate::Failure;
+use errdex_analyze::{llm::Endpoint, Analysis, Analyzer, Author};
+use errdex_catalog::{Catalog, ErrorDetail, SnapshotRow};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::fmt::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The model flags.
+pub struct ModelOptions {
+    /// `--llm`.
+    pub llm: Option<String>,
+    /// `--model` (else `$ERRDEX_LLM_MODEL`).
+    pub model: Option<String>,
+}
+
+/// The cache's name for analyses made without a model.
+pub const RULES: &str = "rules";
+
+/// What `analyze` did (its `--json` line).
+#[derive(Serialize, Default)]
+struct Summary {
+    repos: Vec<String>,
+    errors: usize,
+    /// Analyses taken from the cache (same facts, same model).
+    cached: usize,
+    /// Errors with at least one concrete trigger fact (test, caller, guard,
+    /// asserted condition, constructor).
+    with_trigger: usize,
+    /// Model sections accepted by the verifier, and refused.
+    model_sections_accepted: usize,
+    model_sections_rejected: usize,
+    /// Milliseconds per error gathering facts, and asking the model.
+    facts_ms_per_error: f64,
+    model_ms_per_error: Option<f64>,
+    seconds: f64,
+}
+
+pub fn run(
+    db: &Path,
+    target: Option<&str>,
+    opts: &ModelOptions,
+    json: bool,
+) -> Result<u8, Failure> {
+    let endpoint = match &opts.llm {
+        Some(spec) => Some(
+            Endpoint::parse(
+                spec,
+                opts.model
+                    .clone()
+                    .or_else(|| std::env::var("ERRDEX_LLM_MODEL").ok())
+                    .as_deref(),
+                std::env::var("ERRDEX_LLM_KEY").ok().as_deref(),
+            )
+            .map_err(Failure::input)?,
+        ),
+        None => None,
+    };
+    if !db.exists() {
+        return Err(Failure::input(format!(
+            "no catalogue at {}: run `errdex index` first",
+            db.display()
+        )));
+    }
+    let catalog = Catalog::open(db)?;
+    let started = Instant::now();
+    // Which snapshots, and which errors of each.
+    let mut work: Vec<(SnapshotRow, Option<String>)> = Vec::new();
+    match target {
+        Some(id) if errdex_model::ErrorId::parse(id).is_some() => {
+            let detail = catalog.error(id)?.ok_or_else(|| Failure {
+                code: 1,
+                message: format!("no error {id} in the catalogue"),
+            })?;
+            let newest = detail
+                .sites
+                .first()
+                .map(|s| s.snapshot_id)
+                .unwrap_or_default();
+            let row = catalog
+                .snapshot(newest)?
+                .ok_or_else(|| Failure::input(format!("error {id} has no snapshot")))?;
+            work.push((row, Some(id.to_string())));
+        }
+        Some(repo) => {
+            let row = catalog.newest_snapshot(repo)?.ok_or_else(|| {
+                Failure::input(format!(
+                    "no repo `{repo}` in the catalogue (see `errdex list`)"
+                ))
+            })?;
+            work.push((row, None));
+        }
+        None => {
+            for r in catalog.repos()? {
+                if let Some(row) = catalog.newest_snapshot(&r.slug)? {
+                    work.push((row, None));
+                }
+            }
+        }
+    }
+    let model_name = endpoint
+        .as_ref()
+        .map(Endpoint::name)
+        .unwrap_or_else(|| RULES.to_string());
+    let mut summary = Summary::default();
+    let mut facts_time = Duration::ZERO;
+    let mut model_time = Duration::ZERO;
+    let mut asked = 0usize;
+    for (row, only) in work {
+        summary.repos.push(format!("{}@{}", row.repo, row.revision));
+        let ids = match only {
+            Some(id) => vec![id],
+            None => catalog.snapshot_error_ids(row.id)?,
+        };
+        let analyzer = analyzer_for(&catalog, row)?;
+        let bar = ProgressBar::new(ids.len() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} analysing {pos}/{len} errors {wide_bar} {eta}")
+                .expect("static template"),
+        );
+        for id in ids {
+            bar.inc(1);
+            let Some(detail) = catalog.error(&id)? else {
+                continue;
+            };
+            let t = Instant::now();
+            let facts = analyzer.facts(&detail);
+            facts_time += t.elapsed();
+            summary.errors += 1;
+            let hash = errdex_analyze::facts_hash(&facts);
+            if let Some(json) = catalog.analysis(&id, &hash, &model_name)? {
+                summary.cached += 1;
+                if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
+                    tally(&mut summary, &a);
+                }
+                continue;
+            }
+            let excerpt = excerpt_of(&catalog, &detail)?;
+            let t = Instant::now();
+            let a = errdex_analyze::analyze(&analyzer, &detail, facts, endpoint.as_ref(), &excerpt);
+            if endpoint.is_some() {
+                model_time += t.elapsed();
+                asked += 1;
+            }
+            tally(&mut summary, &a);
+            let json = serde_json::to_string(&a).expect("analyses serialise");
+            catalog.store_analysis(&id, &hash, &model_name, &json)?;
+        }
+        bar.finish_and_clear();
+    }
+    summary.facts_ms_per_error = ms_per(facts_time, summary.errors);
+    summary.model_ms_per_error = (asked > 0).then(|| ms_per(model_time, asked));
+    summary.seconds = started.elapsed().as_secs_f64();
+    let mut o = String::new();
+    if json {
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string(&summary).expect("summaries serialise")
+        );
+    } else {
+        let _ = writeln!(
+            o,
+            "analysed {} errors of {} ({} from the cache) in {:.2}s: {} with a concrete trigger fact ({:.0}%), facts {:.1} ms per error",
+            summary.errors,
+            summary.repos.join(", "),
+            summary.cached,
+            summary.seconds,
+            summary.with_trigger,
+            100.0 * summary.with_trigger as f64 / summary.errors.max(1) as f64,
+            summary.facts_ms_per_error,
+        );
+        if let Some(ms) = summary.model_ms_per_error {
+            let _ = writeln!(
+                o,
+                "  model {model_name}: {} sections accepted, {} refused by the verifier, {ms:.0} ms per error",
+                summary.model_sections_accepted, summary.model_sections_rejected
+            );
+        }
+    }
+    crate::out::print(&o);
+    Ok(0)
+}
+
+fn tally(s: &mut Summary, a: &Analysis) {
+    if a.has_trigger() {
+        s.with_trigger += 1;
+    }
+    s.model_sections_accepted += a
+        .sections
+        .iter()
+        .filter(|x| matches!(x.author, Author::Model { .. }))
+        .count();
+    s.model_sections_rejected += a.provenance.rejected.len();
+}
+
+fn ms_per(d: Duration, n: usize) -> f64 {
+    (d.as_secs_f64() * 1e3 / n.max(1) as f64 * 100.0).round() / 100.0
+}
+
+/// Parses a snapshot's files once for all its errors.
+pub fn analyzer_for(catalog: &Catalog, row: SnapshotRow) -> Result<Analyzer, Failure> {
+    let files = catalog.snapshot_files(row.id)?;
+    let errors = catalog.list_errors(Some(&row.repo), None)?;
+    Ok(Analyzer::new(row, files, errors))
+}
+
+/// The excerpt of an error's first site, as numbered lines.
+fn excerpt_of(catalog: &Catalog, e: &ErrorDetail) -> Result<String, Failure> {
+    let Some(s) = e.sites.first() else {
+        return Ok(String::new());
+    };
+    let lines = catalog.excerpt(s.snapshot_id, &s.path, s.excerpt_start, s.excerpt_end)?;
+    Ok(lines
+        .into_iter()
+        .map(|(n, l)| format!("{n:>5} | {l}"))
+        .collect::<Vec<_>>()
+        .join("\n"))
+}
+
+/// The analysis of an error for `show`: the cached one whose facts are
+/// current (a model's first, else the rules'), else one made now by the
+/// rules.
+pub fn current(catalog: &Catalog, e: &ErrorDetail) -> Result<Analysis, Failure> {
+    let newest = e.sites.first().map(|s| s.snapshot_id).unwrap_or_default();
+    let row = catalog
+        .snapshot(newest)?
+        .ok_or_else(|| Failure::input(format!("error {} has no snapshot", e.id)))?;
+    let analyzer = analyzer_for(catalog, row)?;
+    let facts = analyzer.facts(e);
+    let hash = errdex_analyze::facts_hash(&facts);
+    if let Some(json) = catalog.any_analysis(&e.id)? {
+        if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
+            if a.provenance.facts_hash == hash {
+                return Ok(a);
+            }
+        }
+    }
+    Ok(errdex_analyze::analyze(&analyzer, e, facts, None, ""))
+}
