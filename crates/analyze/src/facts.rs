@@ -24,7 +24,7 @@ const MAX_RELATED: usize = 8;
 /// One snapshot, parsed once, answering facts for any of its errors.
 pub struct Analyzer {
     snapshot: SnapshotRow,
-    files: HashMap<String, (SourceFile, Option<tree_sitter::Tree>)>,
+    files: HashMap<String, syntax::ParsedFile>,
     symbols: Symbols,
     errors: Vec<ErrorSummary>,
     /// Fn indices by name.
@@ -53,27 +53,19 @@ impl Analyzer {
     /// Parses the snapshot's files; `errors` are the snapshot's errors
     /// (for related errors).
     pub fn new(snapshot: SnapshotRow, files: Vec<SourceFile>, errors: Vec<ErrorSummary>) -> Self {
-        let symbols = syntax::symbols(&files);
-        let mut parser = syntax::parser();
-        let files: HashMap<String, (SourceFile, Option<tree_sitter::Tree>)> = files
+        let (parsed, symbols) = syntax::symbols(files);
+        let files: HashMap<String, syntax::ParsedFile> = parsed
             .into_iter()
-            .map(|f| {
-                let tree = f
-                    .path
-                    .ends_with(".rs")
-                    .then(|| syntax::parse(&mut parser, &f.text))
-                    .flatten();
-                (f.path.clone(), (f, tree))
-            })
+            .map(|p| (p.file.path.clone(), p))
             .collect();
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, f) in symbols.fns.iter().enumerate() {
             by_name.entry(f.name.clone()).or_default().push(i);
         }
         let mut identifiers = HashSet::new();
-        for (f, tree) in files.values() {
-            if let Some(t) = tree {
-                syntax::code_identifiers(t, &f.text, &mut identifiers);
+        for p in files.values() {
+            for t in &p.trees {
+                syntax::code_identifiers(t, &p.file.text, &mut identifiers);
             }
         }
         let fn_names = by_name.keys().cloned().collect();
@@ -219,35 +211,26 @@ impl Analyzer {
                 None,
             );
         }
-        let Some((file, Some(tree))) = self.files.get(&s.path) else {
+        let Some(pf) = self.files.get(&s.path) else {
             return;
         };
+        let file = &pf.file;
         if error.kind != Kind::ErrorAttr {
-            for g in syntax::guards_at(tree, &file.text, s.line, s.column) {
-                let text = match g {
-                    Guard::If(c) => format!("It runs only when `{c}` is true."),
-                    Guard::Else(c) => {
-                        format!("It runs only when `{c}` is false (the `else` branch).")
-                    }
-                    Guard::IfLet { pattern, value } => {
-                        format!("It runs only when `{value}` matches `{pattern}`.")
-                    }
-                    Guard::Arm { pattern, value } if value.is_empty() => {
-                        format!("It runs in the match arm `{pattern}`.")
-                    }
-                    Guard::Arm { pattern, value } => {
-                        format!("It runs when `{value}` matches the arm `{pattern}`.")
-                    }
-                    Guard::LetElse { pattern, value } => {
-                        format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
-                    }
-                };
+            let guards = pf
+                .tree_at(s.line, s.column)
+                .map(|t| syntax::guards_at(t, &file.text, s.line, s.column))
+                .unwrap_or_default();
+            for g in guards {
+                let text = guard_text(&g);
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text, here.clone(), None);
                 }
             }
         }
-        let parts = syntax::call_parts_at(tree, &file.text, s.report_line, s.report_column);
+        let parts = pf
+            .tree_at(s.report_line, s.report_column)
+            .map(|t| syntax::call_parts_at(t, &file.text, s.report_line, s.report_column))
+            .unwrap_or_default();
         match error.kind {
             Kind::Assert | Kind::Ensure => {
                 if let Some(c) = parts.first_argument {
@@ -568,8 +551,12 @@ impl Analyzer {
             if caller.is_test {
                 continue;
             }
-            if let Some((file, Some(tree))) = self.files.get(&c.path) {
-                for g in syntax::guards_at(tree, &file.text, c.line, c.column) {
+            if let Some(pf) = self.files.get(&c.path) {
+                let guards = pf
+                    .tree_at(c.line, c.column)
+                    .map(|t| syntax::guards_at(t, &pf.file.text, c.line, c.column))
+                    .unwrap_or_default();
+                for g in guards {
                     let when = guard_text(&g);
                     b.push(
                         FactKind::Guard,
@@ -625,7 +612,7 @@ impl Analyzer {
         // Tests that check the message's text.
         let sources: Vec<&str> = sites
             .iter()
-            .filter_map(|s| self.files.get(&s.path).map(|(f, _)| f.text.as_str()))
+            .filter_map(|s| self.files.get(&s.path).map(|p| p.file.text.as_str()))
             .collect();
         let Some(key) = error.pieces.key_in(&sources) else {
             return;

@@ -145,9 +145,14 @@ impl<'a> Writer<'a> {
             out.push(say(t.text.clone(), &[t]));
         }
         if out.is_empty() {
+            let cite: Vec<&Fact> = self
+                .one(FactKind::Item)
+                .or(self.one(FactKind::Message))
+                .into_iter()
+                .collect();
             out.push(say(
                 "The code around the site states no condition: it happens whenever this code runs.",
-                &self.one(FactKind::Item).into_iter().collect::<Vec<_>>(),
+                &cite,
             ));
         }
         out

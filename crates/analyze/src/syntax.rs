@@ -30,7 +30,7 @@ pub struct FnDef {
     pub name: String,
     /// Where it is defined.
     pub owner: Owner,
-    /// `pub` (any form).
+    /// `pub` (not `pub(crate)` and kin).
     pub is_pub: bool,
     /// In test code (`#[test]`, `#[cfg(test)]` module, `tests/`).
     pub is_test: bool,
@@ -179,24 +179,80 @@ fn last_segment(s: &str) -> String {
 /// Bounds a walk can descend (hostile nesting cannot overflow the stack).
 const MAX_DEPTH: usize = 400;
 
-/// Collects the symbols of every file.
-pub fn symbols(files: &[SourceFile]) -> Symbols {
+/// One file parsed: its main tree, then a tree per macro token tree
+/// re-parsed in place as code (`cfg_if!`, `cfg_*! { impl … }`, arguments of
+/// `assert!(f(x))`), all in the file's coordinates.
+pub struct ParsedFile {
+    /// The file.
+    pub file: SourceFile,
+    /// Main tree first, then re-parsed token trees.
+    pub trees: Vec<Tree>,
+}
+
+impl ParsedFile {
+    /// The innermost tree holding a position: a re-parsed token tree when
+    /// the position is inside one, else the main tree.
+    pub fn tree_at(&self, line: u32, column: u32) -> Option<&Tree> {
+        let p = tree_sitter::Point {
+            row: line.saturating_sub(1) as usize,
+            column: column.saturating_sub(1) as usize,
+        };
+        self.trees
+            .iter()
+            .filter(|t| {
+                let r = t.root_node();
+                r.start_position() <= p && p < r.end_position()
+            })
+            .min_by_key(|t| {
+                let r = t.root_node();
+                r.end_byte() - r.start_byte()
+            })
+            .or(self.trees.first())
+    }
+}
+
+/// Re-parsed token trees nest at most this deep.
+const MAX_REPARSE_DEPTH: usize = 4;
+
+/// Parses every file and collects the symbols of all of them.
+pub fn symbols(files: Vec<SourceFile>) -> (Vec<ParsedFile>, Symbols) {
     let mut out = Symbols::default();
+    let mut parsed = Vec::new();
     let mut p = parser();
-    for f in files.iter().filter(|f| f.path.ends_with(".rs")) {
+    for f in files {
+        if !f.path.ends_with(".rs") {
+            parsed.push(ParsedFile {
+                file: f,
+                trees: Vec::new(),
+            });
+            continue;
+        }
         let Some(tree) = parse(&mut p, &f.text) else {
+            parsed.push(ParsedFile {
+                file: f,
+                trees: Vec::new(),
+            });
             continue;
         };
-        let mut w = Walk {
-            file: f,
-            out: &mut out,
-            owner: Vec::new(),
-            current_fn: Vec::new(),
-            test_scope: is_test_path(&f.path),
-        };
-        w.visit(tree.root_node(), 0, false);
+        let mut extra = Vec::new();
+        {
+            let mut w = Walk {
+                file: &f,
+                out: &mut out,
+                owner: Vec::new(),
+                current_fn: Vec::new(),
+                test_scope: is_test_path(&f.path),
+                parser: &mut p,
+                reparsed: &mut extra,
+                reparse_depth: 0,
+            };
+            w.visit(tree.root_node(), 0, false);
+        }
+        let mut trees = vec![tree];
+        trees.extend(extra);
+        parsed.push(ParsedFile { file: f, trees });
     }
-    out
+    (parsed, out)
 }
 
 /// `tests/`, `benches/` and `examples/` files are not library code.
@@ -211,6 +267,9 @@ struct Walk<'a> {
     owner: Vec<Owner>,
     current_fn: Vec<usize>,
     test_scope: bool,
+    parser: &'a mut Parser,
+    reparsed: &'a mut Vec<Tree>,
+    reparse_depth: usize,
 }
 
 impl Walk<'_> {
@@ -255,6 +314,7 @@ impl Walk<'_> {
                 pushed_owner = true;
             }
             "call_expression" => self.call(n),
+            "macro_invocation" => self.reparse(n, depth),
             "scoped_identifier" | "scoped_type_identifier" => self.construct(n, in_pattern),
             _ => {}
         }
@@ -287,6 +347,40 @@ impl Walk<'_> {
         self.test_scope = saved_test;
     }
 
+    /// Walks a macro's token tree as code, in the current context.
+    fn reparse(&mut self, n: Node, depth: usize) {
+        if self.reparse_depth >= MAX_REPARSE_DEPTH {
+            return;
+        }
+        let mut c = n.walk();
+        let Some(tt) = n.named_children(&mut c).find(|c| c.kind() == "token_tree") else {
+            return;
+        };
+        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count().saturating_sub(1)))
+        else {
+            return;
+        };
+        if close.start_byte() <= open.end_byte() {
+            return;
+        }
+        let range = tree_sitter::Range {
+            start_byte: open.end_byte(),
+            end_byte: close.start_byte(),
+            start_point: open.end_position(),
+            end_point: close.start_position(),
+        };
+        if self.parser.set_included_ranges(&[range]).is_err() {
+            return;
+        }
+        let tree = self.parser.parse(self.file.text.as_bytes(), None);
+        let _ = self.parser.set_included_ranges(&[]);
+        let Some(tree) = tree else { return };
+        self.reparse_depth += 1;
+        self.visit(tree.root_node(), depth + 1, false);
+        self.reparse_depth -= 1;
+        self.reparsed.push(tree);
+    }
+
     fn function(&mut self, n: Node) -> usize {
         let src = self.src();
         let name = n
@@ -299,12 +393,13 @@ impl Walk<'_> {
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
+        // `pub` alone: `pub(crate)` and kin are not the public API.
         let is_pub = {
             let mut c = n.walk();
-            let vis = n
+            let public = n
                 .children(&mut c)
-                .any(|ch| ch.kind() == "visibility_modifier");
-            vis
+                .any(|ch| ch.kind() == "visibility_modifier" && text(ch, src) == "pub");
+            public
         };
         let attrs = preceding_attributes(n, src);
         let is_test_fn = attrs
@@ -720,7 +815,7 @@ mod tests {
              pub fn run<C: Codec>(c: &C) -> u8 { C::decode(c); c.decode() }\n\
              fn w<T>(t: T) where T: Codec + Clone { Self::x(); helper(1); }\n",
         );
-        let s = symbols(&[f]);
+        let s = symbols(vec![f]).1;
         let names: Vec<String> = s.fns.iter().map(FnDef::qualified).collect();
         // A trait's method without a body is a declaration, not a fn.
         assert_eq!(names, ["Codec::decode", "A::id", "run", "w"]);

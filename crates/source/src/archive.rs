@@ -123,10 +123,15 @@ fn repository_of(manifest: &str) -> Option<String> {
     Some(doc.get("package")?.get("repository")?.as_str()?.to_string())
 }
 
+/// The fixed mtime `cargo package` writes on every file (2006-07-24) of a
+/// reproducible archive: not a date of the crate.
+const CARGO_FIXED_MTIME: u64 = 1_153_704_088;
+
 /// A Unix time as RFC 3339 (UTC); none for times before 1980, which
-/// archive tools write when they have no real date.
+/// archive tools write when they have no real date, and for cargo's fixed
+/// mtime.
 fn rfc3339(secs: u64) -> Option<String> {
-    if secs < 315_532_800 {
+    if secs < 315_532_800 || secs == CARGO_FIXED_MTIME {
         return None;
     }
     crate::rfc3339(secs as i64)

@@ -32,6 +32,10 @@ struct Summary {
     /// Errors with at least one concrete trigger fact (test, caller, guard,
     /// asserted condition, constructor).
     with_trigger: usize,
+    /// Errors with a site outside test code, and how many of those have a
+    /// concrete trigger fact.
+    library_errors: usize,
+    library_with_trigger: usize,
     /// Model sections accepted by the verifier, and refused.
     model_sections_accepted: usize,
     model_sections_rejected: usize,
@@ -128,6 +132,7 @@ pub fn run(
             let Some(detail) = catalog.error(&id)? else {
                 continue;
             };
+            let library = detail.sites.iter().any(|s| !s.is_test);
             let t = Instant::now();
             let facts = analyzer.facts(&detail);
             facts_time += t.elapsed();
@@ -136,7 +141,7 @@ pub fn run(
             if let Some(json) = catalog.analysis(&id, &hash, &model_name)? {
                 summary.cached += 1;
                 if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-                    tally(&mut summary, &a);
+                    tally(&mut summary, &a, library);
                 }
                 continue;
             }
@@ -147,7 +152,7 @@ pub fn run(
                 model_time += t.elapsed();
                 asked += 1;
             }
-            tally(&mut summary, &a);
+            tally(&mut summary, &a, library);
             let json = serde_json::to_string(&a).expect("analyses serialise");
             catalog.store_analysis(&id, &hash, &model_name, &json)?;
         }
@@ -166,13 +171,15 @@ pub fn run(
     } else {
         let _ = writeln!(
             o,
-            "analysed {} errors of {} ({} from the cache) in {:.2}s: {} with a concrete trigger fact ({:.0}%), facts {:.1} ms per error",
+                        "analysed {} errors of {} ({} from the cache) in {:.2}s: {} with a concrete trigger fact ({:.0}%; library code: {} of {}), facts {:.1} ms per error",
             summary.errors,
             summary.repos.join(", "),
             summary.cached,
             summary.seconds,
             summary.with_trigger,
-            100.0 * summary.with_trigger as f64 / summary.errors.max(1) as f64,
+                        100.0 * summary.with_trigger as f64 / summary.errors.max(1) as f64,
+            summary.library_with_trigger,
+            summary.library_errors,
             summary.facts_ms_per_error,
         );
         if let Some(ms) = summary.model_ms_per_error {
@@ -187,9 +194,15 @@ pub fn run(
     Ok(0)
 }
 
-fn tally(s: &mut Summary, a: &Analysis) {
+fn tally(s: &mut Summary, a: &Analysis, library: bool) {
     if a.has_trigger() {
         s.with_trigger += 1;
+    }
+    if library {
+        s.library_errors += 1;
+        if a.has_trigger() {
+            s.library_with_trigger += 1;
+        }
     }
     s.model_sections_accepted += a
         .sections
