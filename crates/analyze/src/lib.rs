@@ -318,3 +318,33 @@ pub fn analyze(
         sections,
     }
 }
+
+/// Parses a snapshot's files once for all its errors.
+pub fn analyzer_for(
+    catalog: &errdex_catalog::Catalog,
+    row: errdex_catalog::SnapshotRow,
+) -> errdex_catalog::Result<Analyzer> {
+    let files = catalog.snapshot_files(row.id)?;
+    let errors = catalog.list_errors(Some(&row.repo), None)?;
+    Ok(Analyzer::new(row, files, errors))
+}
+
+/// The analysis to show for an error: the cached one whose facts are
+/// still those of the code (a model's first, else the rules'), else one
+/// made now by the rules (not stored: pages read the catalogue only).
+pub fn current(
+    catalog: &errdex_catalog::Catalog,
+    analyzer: &Analyzer,
+    error: &errdex_catalog::ErrorDetail,
+) -> errdex_catalog::Result<Analysis> {
+    let facts = analyzer.facts(error);
+    let hash = facts_hash(&facts);
+    if let Some(json) = catalog.any_analysis(&error.id)? {
+        if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
+            if a.provenance.facts_hash == hash {
+                return Ok(a);
+            }
+        }
+    }
+    Ok(analyze(analyzer, error, facts, None, ""))
+}

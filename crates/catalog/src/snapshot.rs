@@ -97,6 +97,18 @@ impl Catalog {
         Ok(ids)
     }
 
+    /// A number that changes whenever a snapshot or an analysis is written
+    /// (for caches of pages built from the catalogue).
+    pub fn generation(&self) -> Result<u64> {
+        let (snapshots, analyses): (i64, i64) = self.conn.query_row(
+            "SELECT (SELECT COALESCE(MAX(id), 0) + COUNT(*) FROM snapshots),
+                    (SELECT COUNT(*) * 1000003 + CAST(TOTAL(LENGTH(json)) AS INTEGER) FROM analyses)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok(((snapshots as u64) << 40) ^ analyses as u64)
+    }
+
     /// A cached analysis (JSON) of an error for these facts and model.
     pub fn analysis(
         &self,

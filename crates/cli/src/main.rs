@@ -83,6 +83,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the catalogue as a web site and a JSON API.
+    Serve {
+        /// Address to listen on (loopback by default; port 0 picks one).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: String,
+        /// The public base URL used in links, the sitemap and JSON `url`s
+        /// (default: http://ADDR).
+        #[arg(long)]
+        base_url: Option<String>,
+    },
     /// Show one error: its page (sections with the facts they rest on), its
     /// sites with code excerpts, versions and history.
     Show {
@@ -166,6 +176,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             &cmd::analyze::ModelOptions { llm, model },
             json,
         ),
+        Command::Serve { addr, base_url } => cmd::serve::run(&db, &addr, base_url.as_deref()),
         Command::Show { id, json } => cmd::show::run(&db, &id, json),
     }
 }

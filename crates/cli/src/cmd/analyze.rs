@@ -3,7 +3,7 @@
 //! (error id, facts hash, model).
 
 use crate::Failure;
-use errdex_analyze::{llm::Endpoint, Analysis, Analyzer, Author};
+use errdex_analyze::{llm::Endpoint, Analysis, Author};
 use errdex_catalog::{Catalog, ErrorDetail, SnapshotRow};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -121,7 +121,7 @@ pub fn run(
             Some(id) => vec![id],
             None => catalog.snapshot_error_ids(row.id)?,
         };
-        let analyzer = analyzer_for(&catalog, row)?;
+        let analyzer = errdex_analyze::analyzer_for(&catalog, row)?;
         let bar = ProgressBar::new(ids.len() as u64);
         bar.set_style(
             ProgressStyle::with_template("{spinner} analysing {pos}/{len} errors {wide_bar} {eta}")
@@ -216,13 +216,6 @@ fn ms_per(d: Duration, n: usize) -> f64 {
     (d.as_secs_f64() * 1e3 / n.max(1) as f64 * 100.0).round() / 100.0
 }
 
-/// Parses a snapshot's files once for all its errors.
-pub fn analyzer_for(catalog: &Catalog, row: SnapshotRow) -> Result<Analyzer, Failure> {
-    let files = catalog.snapshot_files(row.id)?;
-    let errors = catalog.list_errors(Some(&row.repo), None)?;
-    Ok(Analyzer::new(row, files, errors))
-}
-
 /// The excerpt of an error's first site, as numbered lines.
 fn excerpt_of(catalog: &Catalog, e: &ErrorDetail) -> Result<String, Failure> {
     let Some(s) = e.sites.first() else {
@@ -236,23 +229,12 @@ fn excerpt_of(catalog: &Catalog, e: &ErrorDetail) -> Result<String, Failure> {
         .join("\n"))
 }
 
-/// The analysis of an error for `show`: the cached one whose facts are
-/// current (a model's first, else the rules'), else one made now by the
-/// rules.
+/// The analysis of an error for `show`, made from its newest snapshot.
 pub fn current(catalog: &Catalog, e: &ErrorDetail) -> Result<Analysis, Failure> {
     let newest = e.sites.first().map(|s| s.snapshot_id).unwrap_or_default();
     let row = catalog
         .snapshot(newest)?
         .ok_or_else(|| Failure::input(format!("error {} has no snapshot", e.id)))?;
-    let analyzer = analyzer_for(catalog, row)?;
-    let facts = analyzer.facts(e);
-    let hash = errdex_analyze::facts_hash(&facts);
-    if let Some(json) = catalog.any_analysis(&e.id)? {
-        if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-            if a.provenance.facts_hash == hash {
-                return Ok(a);
-            }
-        }
-    }
-    Ok(errdex_analyze::analyze(&analyzer, e, facts, None, ""))
+    let analyzer = errdex_analyze::analyzer_for(catalog, row)?;
+    Ok(errdex_analyze::current(catalog, &analyzer, e)?)
 }

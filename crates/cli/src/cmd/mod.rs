@@ -4,4 +4,5 @@ pub mod analyze;
 pub mod explain;
 pub mod index;
 pub mod list;
+pub mod serve;
 pub mod show;

@@ -1,0 +1,41 @@
+//! `errdex serve`: the web site and JSON API over the catalogue.
+
+use crate::Failure;
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+pub fn run(db: &Path, addr: &str, base_url: Option<&str>) -> Result<u8, Failure> {
+    if !db.exists() {
+        return Err(Failure::input(format!(
+            "no catalogue at {}: run `errdex index` first",
+            db.display()
+        )));
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::input(format!("starting the server: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| Failure::input(format!("cannot listen on {addr}: {e}")))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| Failure::input(format!("cannot listen on {addr}: {e}")))?;
+        let base = base_url
+            .map(|b| b.trim_end_matches('/').to_string())
+            .unwrap_or_else(|| format!("http://{local}"));
+        let db = db.to_path_buf();
+        let state = tokio::task::spawn_blocking(move || errdex_web::state::State::open(db, base))
+            .await
+            .map_err(|e| Failure::input(e.to_string()))??;
+        // The first line says where: tests and scripts read it.
+        println!("errdex: serving http://{local}");
+        let _ = std::io::stdout().flush();
+        errdex_web::serve(listener, Arc::new(state))
+            .await
+            .map_err(|e| Failure::input(format!("server: {e}")))?;
+        Ok(0)
+    })
+}

@@ -1,0 +1,428 @@
+//! `errdex serve`: the catalogue as a web site (server-rendered HTML that
+//! works without JavaScript) and a JSON API, from a read-only connection.
+//!
+//! Pages and JSON records are rendered once and kept with a strong ETag
+//! until the catalogue changes; `If-None-Match` answers 304. Every response
+//! carries a strict Content-Security-Policy (no script at all); bodies,
+//! queries and request time are bounded.
+
+pub mod api;
+pub mod highlight;
+pub mod pages;
+pub mod state;
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, Query, RawQuery, State as Extract};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Form, Router};
+use pages::PageError;
+use serde::Deserialize;
+use state::{Page, State};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Largest request body: pasted output past 1 MiB is not read anyway.
+pub const MAX_BODY: usize = 1024 * 1024;
+/// Longest query string.
+pub const MAX_QUERY: usize = 8 * 1024;
+/// Longest search text.
+pub const MAX_SEARCH: usize = 4096;
+/// A request taking longer is answered 408.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+/// How often the catalogue is checked for changes.
+pub const REFRESH_EVERY: Duration = Duration::from_secs(2);
+
+/// No scripts, no inline styles, nothing from elsewhere.
+pub const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const HTML: &str = "text/html; charset=utf-8";
+const JSON: &str = "application/json";
+
+type Shared = Arc<State>;
+
+/// The site's routes.
+pub fn app(state: Shared) -> Router {
+    Router::new()
+        .route("/", get(home))
+        .route("/search", get(search))
+        .route("/explain", post(explain_form))
+        .route("/repos/{*slug}", get(repo))
+        .route("/errors/{id}", get(error))
+        .route("/api/errors/{id}", get(api_error))
+        .route("/api/search", get(api_search))
+        .route("/api/explain", post(api_explain))
+        .route("/api/repos", get(api_repos))
+        .route("/api/openapi.json", get(openapi))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/sitemap.xml", get(sitemap))
+        .route("/static/style.css", get(style))
+        .fallback(|| async { html_error(PageError::NotFound("No such page.".into())) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(axum::middleware::from_fn(guard))
+        .with_state(state)
+}
+
+/// Security headers on every response; oversized query strings refused.
+async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let too_long = req.uri().query().is_some_and(|q| q.len() > MAX_QUERY);
+    let mut resp = if too_long {
+        (StatusCode::URI_TOO_LONG, "query string too long").into_response()
+    } else {
+        next.run(req).await
+    };
+    let h = resp.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    resp
+}
+
+/// Serves on `listener` until the process ends; checks the catalogue for
+/// changes every [`REFRESH_EVERY`].
+pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io::Result<()> {
+    let watcher = state.clone();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(REFRESH_EVERY);
+        loop {
+            tick.tick().await;
+            let s = watcher.clone();
+            let _ = tokio::task::spawn_blocking(move || s.refresh()).await;
+        }
+    });
+    axum::serve(listener, app(state)).await
+}
+
+fn respond(page: &Page, headers: &HeaderMap) -> Response {
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(',')
+                .any(|t| t.trim() == page.etag || t.trim() == "*")
+        });
+    let etag = HeaderValue::from_str(&page.etag).expect("ETags are ASCII");
+    if fresh {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
+    }
+    (
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static(page.content_type),
+            ),
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        ],
+        page.body.clone(),
+    )
+        .into_response()
+}
+
+fn html_error(e: PageError) -> Response {
+    let (status, what) = match e {
+        PageError::NotFound(w) => (StatusCode::NOT_FOUND, w),
+        PageError::Bad(w) => (StatusCode::BAD_REQUEST, w),
+        PageError::Internal(w) => {
+            tracing::error!("page failed: {w}");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "The catalogue could not be read.".to_string(),
+            )
+        }
+    };
+    (
+        status,
+        [(header::CONTENT_TYPE, HTML)],
+        pages::not_found(&what),
+    )
+        .into_response()
+}
+
+fn json_error(e: PageError) -> Response {
+    let (status, what) = match e {
+        PageError::NotFound(w) => (StatusCode::NOT_FOUND, w),
+        PageError::Bad(w) => (StatusCode::BAD_REQUEST, w),
+        PageError::Internal(w) => {
+            tracing::error!("api failed: {w}");
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the catalogue could not be read".to_string(),
+            )
+        }
+    };
+    (status, axum::Json(serde_json::json!({ "error": what }))).into_response()
+}
+
+/// A cached response for `key`, rendered by `render` on a blocking thread
+/// when absent.
+async fn cached<F>(
+    state: Shared,
+    key: String,
+    headers: HeaderMap,
+    json: bool,
+    render: F,
+) -> Response
+where
+    F: FnOnce(&State) -> Result<Page, PageError> + Send + 'static,
+{
+    if let Some(p) = state.page(&key) {
+        return respond(&p, &headers);
+    }
+    let s = state.clone();
+    let rendered = tokio::task::spawn_blocking(move || render(&s))
+        .await
+        .unwrap_or_else(|e| Err(PageError::Internal(e.to_string())));
+    match rendered {
+        Ok(p) => {
+            let r = respond(&p, &headers);
+            state.keep(key, p);
+            r
+        }
+        Err(e) if json => json_error(e),
+        Err(e) => html_error(e),
+    }
+}
+
+fn html_page(body: String) -> Page {
+    Page::new(HTML, body.into_bytes())
+}
+
+fn json_page(v: &serde_json::Value) -> Page {
+    Page::new(JSON, serde_json::to_vec(v).expect("values serialise"))
+}
+
+async fn home(Extract(state): Extract<Shared>, headers: HeaderMap) -> Response {
+    cached(state, "/".into(), headers, false, |s| {
+        s.with_catalog(pages::home).map(html_page)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct Search {
+    q: Option<String>,
+}
+
+/// The text to explain from a query, bounded.
+fn search_text(q: Option<String>) -> Result<String, PageError> {
+    let q = q.unwrap_or_default();
+    if q.trim().is_empty() {
+        return Err(PageError::Bad("Give a message to search for: ?q=…".into()));
+    }
+    if q.len() > MAX_SEARCH {
+        return Err(PageError::Bad(format!(
+            "The search text is over {MAX_SEARCH} bytes."
+        )));
+    }
+    Ok(q)
+}
+
+async fn search(
+    Extract(state): Extract<Shared>,
+    RawQuery(raw): RawQuery,
+    Query(Search { q }): Query<Search>,
+    headers: HeaderMap,
+) -> Response {
+    let q = match search_text(q) {
+        Ok(q) => q,
+        Err(e) => return html_error(e),
+    };
+    let key = format!("/search?{}", raw.unwrap_or_default());
+    cached(state, key, headers, false, move |s| {
+        let x = s.index().explain(&q);
+        pages::explain_page(&q, &x).map(html_page)
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct ExplainForm {
+    text: String,
+}
+
+/// Decodes pasted text the way the CLI does (binary is refused).
+fn pasted(text: &str) -> Result<String, PageError> {
+    errdex_match::input::decode(text.as_bytes()).map_err(|e| PageError::Bad(e.to_string()))
+}
+
+async fn explain_form(Extract(state): Extract<Shared>, Form(f): Form<ExplainForm>) -> Response {
+    let text = match pasted(&f.text) {
+        Ok(t) => t,
+        Err(e) => return html_error(e),
+    };
+    let out = tokio::task::spawn_blocking(move || {
+        let x = state.index().explain(&text);
+        pages::explain_page(&text, &x)
+    })
+    .await
+    .unwrap_or_else(|e| Err(PageError::Internal(e.to_string())));
+    match out {
+        Ok(body) => ([(header::CONTENT_TYPE, HTML)], body).into_response(),
+        Err(e) => html_error(e),
+    }
+}
+
+#[derive(Deserialize)]
+struct RepoFilter {
+    kind: Option<String>,
+    q: Option<String>,
+    tests: Option<String>,
+}
+
+async fn repo(
+    Extract(state): Extract<Shared>,
+    Path(slug): Path<String>,
+    RawQuery(raw): RawQuery,
+    Query(f): Query<RepoFilter>,
+    headers: HeaderMap,
+) -> Response {
+    let key = format!("/repos/{slug}?{}", raw.unwrap_or_default());
+    cached(state, key, headers, false, move |s| {
+        s.with_catalog(|c| {
+            pages::repo(
+                c,
+                &slug,
+                f.kind.as_deref(),
+                f.q.as_deref(),
+                f.tests.is_some(),
+            )
+        })
+        .map(html_page)
+    })
+    .await
+}
+
+async fn error(
+    Extract(state): Extract<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let key = format!("/errors/{id}");
+    cached(state, key, headers, false, move |s| {
+        s.with_catalog(|c| {
+            let d = pages::error_data(s, c, &id)?;
+            pages::error_page(s, &d)
+        })
+        .map(html_page)
+    })
+    .await
+}
+
+async fn api_error(
+    Extract(state): Extract<Shared>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    let key = format!("/api/errors/{id}");
+    cached(state, key, headers, true, move |s| {
+        s.with_catalog(|c| pages::error_data(s, c, &id))
+            .map(|d| json_page(&api::error_record(s, &d)))
+    })
+    .await
+}
+
+async fn api_search(
+    Extract(state): Extract<Shared>,
+    RawQuery(raw): RawQuery,
+    Query(Search { q }): Query<Search>,
+    headers: HeaderMap,
+) -> Response {
+    let q = match search_text(q) {
+        Ok(q) => q,
+        Err(e) => return json_error(e),
+    };
+    let key = format!("/api/search?{}", raw.unwrap_or_default());
+    cached(state, key, headers, true, move |s| {
+        Ok(json_page(&api::explanation(s, &s.index().explain(&q))))
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+struct ExplainBody {
+    text: String,
+}
+
+async fn api_explain(Extract(state): Extract<Shared>, body: Bytes) -> Response {
+    let parsed: ExplainBody = match serde_json::from_slice(&body) {
+        Ok(b) => b,
+        Err(e) => return json_error(PageError::Bad(format!("expected {{\"text\": \"…\"}}: {e}"))),
+    };
+    let text = match pasted(&parsed.text) {
+        Ok(t) => t,
+        Err(e) => return json_error(e),
+    };
+    let out = tokio::task::spawn_blocking(move || {
+        api::explanation(&state, &state.index().explain(&text))
+    })
+    .await;
+    match out {
+        Ok(v) => axum::Json(v).into_response(),
+        Err(e) => json_error(PageError::Internal(e.to_string())),
+    }
+}
+
+async fn api_repos(Extract(state): Extract<Shared>, headers: HeaderMap) -> Response {
+    cached(state, "/api/repos".into(), headers, true, |s| {
+        let repos = s.with_catalog(|c| c.repos())?;
+        Ok(json_page(&api::repos(s, repos)))
+    })
+    .await
+}
+
+async fn openapi(Extract(state): Extract<Shared>, headers: HeaderMap) -> Response {
+    cached(state, "/api/openapi.json".into(), headers, true, |s| {
+        Ok(json_page(&api::openapi(s)))
+    })
+    .await
+}
+
+async fn style(headers: HeaderMap) -> Response {
+    let page = Page::new(
+        "text/css; charset=utf-8",
+        include_bytes!("../static/style.css").to_vec(),
+    );
+    respond(&page, &headers)
+}
+
+async fn sitemap(Extract(state): Extract<Shared>, headers: HeaderMap) -> Response {
+    cached(state, "/sitemap.xml".into(), headers, false, |s| {
+        let mut urls = vec![format!("{}/", s.base_url)];
+        s.with_catalog(|c| -> Result<(), PageError> {
+            for r in c.repos()? {
+                urls.push(format!("{}{}", s.base_url, pages::repo_path(&r.slug)));
+                for e in c.list_errors(Some(&r.slug), None)? {
+                    if !e.is_test {
+                        urls.push(format!("{}{}", s.base_url, pages::error_path(&e.id)));
+                    }
+                }
+            }
+            Ok(())
+        })?;
+        let mut xml = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        );
+        for u in urls {
+            xml.push_str(&format!("<url><loc>{}</loc></url>\n", highlight::escape(&u)));
+        }
+        xml.push_str("</urlset>\n");
+        Ok(Page::new("application/xml", xml.into_bytes()))
+    })
+    .await
+}

@@ -1,0 +1,155 @@
+//! What the server holds: read-only catalogue connections, the matcher's
+//! index, a cache of rendered pages with their ETags, and parsed snapshots
+//! for analyses not cached in the catalogue. All of it is rebuilt when the
+//! catalogue changes (a new snapshot or analysis).
+
+use errdex_analyze::Analyzer;
+use errdex_catalog::Catalog;
+use errdex_match::Index;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// Read-only connections kept open.
+const CONNECTIONS: usize = 4;
+/// Rendered pages kept (then the cache starts over).
+const MAX_PAGES: usize = 20_000;
+/// Parsed snapshots kept.
+const MAX_ANALYZERS: usize = 4;
+
+/// A rendered response body and its validator.
+#[derive(Clone)]
+pub struct Page {
+    /// `text/html; charset=utf-8`, `application/json`, …
+    pub content_type: &'static str,
+    /// The body.
+    pub body: axum::body::Bytes,
+    /// Strong ETag (quoted).
+    pub etag: String,
+}
+
+impl Page {
+    /// A page whose ETag is a hash of its body.
+    pub fn new(content_type: &'static str, body: Vec<u8>) -> Self {
+        let etag = format!("\"{:016x}\"", xxhash_rust::xxh3::xxh3_64(&body));
+        Page {
+            content_type,
+            body: body.into(),
+            etag,
+        }
+    }
+}
+
+/// The server's shared state.
+pub struct State {
+    /// The catalogue file.
+    pub db: PathBuf,
+    /// The site's public base URL, no trailing slash (for links in JSON,
+    /// the sitemap and issue reports).
+    pub base_url: String,
+    pool: Vec<Mutex<Catalog>>,
+    next: AtomicU64,
+    index: RwLock<Arc<Index>>,
+    generation: AtomicU64,
+    pages: RwLock<HashMap<String, Page>>,
+    analyzers: Mutex<Vec<(i64, Arc<Analyzer>)>>,
+}
+
+impl State {
+    /// Opens the catalogue read-only and builds the matcher's index.
+    pub fn open(db: PathBuf, base_url: String) -> errdex_catalog::Result<Self> {
+        let pool = (0..CONNECTIONS)
+            .map(|_| Catalog::open_read_only(&db).map(Mutex::new))
+            .collect::<errdex_catalog::Result<Vec<_>>>()?;
+        let (index, generation) = {
+            let c = pool[0].lock().expect("fresh lock");
+            (Index::load(&c, None)?, c.generation()?)
+        };
+        Ok(State {
+            db,
+            base_url,
+            pool,
+            next: AtomicU64::new(0),
+            index: RwLock::new(Arc::new(index)),
+            generation: AtomicU64::new(generation),
+            pages: RwLock::new(HashMap::new()),
+            analyzers: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Runs `f` with one of the read-only connections.
+    pub fn with_catalog<T>(&self, f: impl FnOnce(&Catalog) -> T) -> T {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) as usize % self.pool.len();
+        let c = self.pool[i].lock().unwrap_or_else(|p| p.into_inner());
+        f(&c)
+    }
+
+    /// The matcher's index.
+    pub fn index(&self) -> Arc<Index> {
+        self.index.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// A cached page.
+    pub fn page(&self, key: &str) -> Option<Page> {
+        self.pages
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(key)
+            .cloned()
+    }
+
+    /// Caches a page.
+    pub fn keep(&self, key: String, page: Page) {
+        let mut pages = self.pages.write().unwrap_or_else(|p| p.into_inner());
+        if pages.len() >= MAX_PAGES {
+            pages.clear();
+        }
+        pages.insert(key, page);
+    }
+
+    /// A parsed snapshot, kept for the next error of the same snapshot.
+    pub fn analyzer(
+        &self,
+        c: &Catalog,
+        snapshot_id: i64,
+    ) -> errdex_catalog::Result<Option<Arc<Analyzer>>> {
+        {
+            let kept = self.analyzers.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some((_, a)) = kept.iter().find(|(id, _)| *id == snapshot_id) {
+                return Ok(Some(a.clone()));
+            }
+        }
+        let Some(row) = c.snapshot(snapshot_id)? else {
+            return Ok(None);
+        };
+        let a = Arc::new(errdex_analyze::analyzer_for(c, row)?);
+        let mut kept = self.analyzers.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.len() >= MAX_ANALYZERS {
+            kept.remove(0);
+        }
+        kept.push((snapshot_id, a.clone()));
+        Ok(Some(a))
+    }
+
+    /// Checks whether the catalogue changed since the last check; if so,
+    /// drops the cached pages and snapshots and rebuilds the index.
+    pub fn refresh(&self) -> errdex_catalog::Result<bool> {
+        let now = self.with_catalog(|c| c.generation())?;
+        if now == self.generation.load(Ordering::Acquire) {
+            return Ok(false);
+        }
+        let index = self.with_catalog(|c| Index::load(c, None))?;
+        *self.index.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(index);
+        self.pages
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        self.analyzers
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clear();
+        self.generation.store(now, Ordering::Release);
+        Ok(true)
+    }
+}
