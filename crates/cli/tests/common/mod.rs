@@ -48,3 +48,6 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
+
+#[allow(dead_code)] // only the web tests start servers
+pub mod server;

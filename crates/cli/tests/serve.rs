@@ -1,0 +1,251 @@
+//! HTTP tests against the real server on an ephemeral port: every page and
+//! API route, caching, limits, and hostile text from a repository.
+
+mod common;
+
+use common::server::Server;
+use common::{errdex, run_json};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn get(url: &str) -> (u16, String, ureq::http::HeaderMap) {
+    let mut r = agent().get(url).call().unwrap();
+    let status = r.status().as_u16();
+    let headers = r.headers().clone();
+    (
+        status,
+        r.body_mut().read_to_string().unwrap_or_default(),
+        headers,
+    )
+}
+
+fn fixture_db(dir: &Path) -> PathBuf {
+    let db = dir.join("w.db");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&root)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    db
+}
+
+fn id_of(db: &Path, repo: &str, needle: &str) -> String {
+    let list = run_json(errdex(db).args(["list", "--json", repo]));
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["template"].as_str().unwrap().contains(needle))
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn pages_and_api() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = fixture_db(tmp.path());
+    let s = Server::start(&db);
+    let id = id_of(&db, "facts", "division by zero");
+
+    let (status, home, headers) = get(&s.url("/"));
+    assert_eq!(status, 200);
+    assert!(home.contains("href=\"/repos/facts\""), "{home}");
+    assert!(home.contains("<form action=\"/explain\" method=\"post\""));
+    let csp = headers["content-security-policy"].to_str().unwrap();
+    assert!(
+        csp.contains("default-src 'none'") && !csp.contains("script-src"),
+        "{csp}"
+    );
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+
+    let (status, repo, _) = get(&s.url("/repos/facts?kind=panic"));
+    assert_eq!(status, 200);
+    assert!(repo.contains(&format!("/errors/{id}")), "{repo}");
+    assert!(!repo.contains("stack is empty"), "filtered by kind: {repo}");
+
+    // The error page: every section, in the design's order.
+    let (status, page, headers) = get(&s.url(&format!("/errors/{id}")));
+    assert_eq!(status, 200);
+    let order = [
+        "class=\"crumbs\"",
+        "<h1 class=\"message\">",
+        "id=\"message\"",
+        "id=\"means\"",
+        "id=\"when\"",
+        "id=\"solutions\"",
+        "id=\"example_fix\"",
+        "id=\"related\"",
+        "id=\"provenance\"",
+        "id=\"source\"",
+        "id=\"versions\"",
+    ];
+    let mut at = 0;
+    for mark in order {
+        let i = page[at..]
+            .find(mark)
+            .unwrap_or_else(|| panic!("{mark} missing or out of order"));
+        at += i;
+    }
+    assert!(page.contains("Thrown at src/lib.rs:13"));
+    assert!(page.contains("class=\"line marked\"><span class=\"ln\">13</span>"));
+    assert!(page.contains(&format!(
+        "Data as JSON: <a href=\"{}/api/errors/{id}\"",
+        s.base
+    )));
+    assert!(page.contains("<title>division by zero: {a} / {b} · facts · errdex</title>"));
+
+    // ETag: the same page again is 304.
+    let etag = headers["etag"].to_str().unwrap().to_string();
+    let r = agent()
+        .get(&s.url(&format!("/errors/{id}")))
+        .header("If-None-Match", &etag)
+        .call()
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 304);
+
+    // JSON: the record and its page's url.
+    let (status, body, headers) = get(&s.url(&format!("/api/errors/{id}")));
+    assert_eq!(status, 200);
+    assert_eq!(headers["content-type"], "application/json");
+    let rec: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(rec["url"], s.url(&format!("/errors/{id}")));
+    assert_eq!(rec["analysis"]["sections"].as_array().unwrap().len(), 4);
+
+    let (_, body, _) = get(&s.url("/api/search?q=division%20by%20zero%3A%201%20%2F%200"));
+    let x: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        x["matches"][0]["url"],
+        s.url(&format!("/errors/{id}")),
+        "{x}"
+    );
+    assert_eq!(x["matches"][0]["captures"][0]["value"], "1");
+
+    let mut r = agent()
+        .post(&s.url("/api/explain"))
+        .header("content-type", "application/json")
+        .send(r#"{"text": "thread 'main' panicked at src/lib.rs:13:9:\ndivision by zero: 4 / 0"}"#)
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 200);
+    let x: Value = serde_json::from_str(&r.body_mut().read_to_string().unwrap()).unwrap();
+    let best = x["best"][0].as_u64().unwrap() as usize;
+    assert_eq!(x["matches"][best]["url"], s.url(&format!("/errors/{id}")));
+
+    let (_, body, _) = get(&s.url("/api/repos"));
+    let repos: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(repos[0]["slug"], "facts");
+    assert_eq!(repos[0]["url"], s.url("/repos/facts"));
+
+    let (_, body, _) = get(&s.url("/api/openapi.json"));
+    let doc: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(doc["openapi"], "3.0.3");
+    assert!(doc["paths"]["/api/explain"]["post"].is_object());
+    assert_eq!(doc["servers"][0]["url"], s.base);
+
+    assert_eq!(get(&s.url("/healthz")).1, "ok");
+    let (_, map, _) = get(&s.url("/sitemap.xml"));
+    assert!(
+        map.contains(&format!("<loc>{}/errors/{id}</loc>", s.base)),
+        "{map}"
+    );
+
+    // The explain form (no JavaScript: a plain POST).
+    let mut r = agent()
+        .post(&s.url("/explain"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .send("text=division+by+zero%3A+9+%2F+0")
+        .unwrap();
+    let html = r.body_mut().read_to_string().unwrap();
+    assert!(
+        html.contains(&format!("href=\"/errors/{id}\" class=\"match\"")),
+        "{html}"
+    );
+    assert!(html.contains("<code>a</code> = <code>9</code>"), "{html}");
+}
+
+#[test]
+fn bad_requests_are_clear() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = fixture_db(tmp.path());
+    let s = Server::start(&db);
+    let (status, body, _) = get(&s.url("/api/errors/0000000000000000"));
+    assert_eq!(status, 404);
+    assert!(serde_json::from_str::<Value>(&body).unwrap()["error"].is_string());
+    assert_eq!(get(&s.url("/errors/not-an-id")).0, 404);
+    assert_eq!(get(&s.url("/no/such/page")).0, 404);
+    assert_eq!(get(&s.url("/repos/nobody")).0, 404);
+    assert_eq!(get(&s.url("/api/search")).0, 400);
+    let long = "x".repeat(10_000);
+    assert_eq!(get(&s.url(&format!("/search?q={long}"))).0, 414);
+    let r = agent()
+        .post(&s.url("/api/explain"))
+        .header("content-type", "application/json")
+        .send("not json")
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 400);
+    let big = format!("{{\"text\": \"{}\"}}", "a".repeat(2 * 1024 * 1024));
+    let r = agent()
+        .post(&s.url("/api/explain"))
+        .header("content-type", "application/json")
+        .send(&big)
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 413);
+    // Still serving.
+    assert_eq!(get(&s.url("/healthz")).0, 200);
+}
+
+#[test]
+fn hostile_text_from_a_repository_renders_inert() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("hostile");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "/// <img src=x onerror=alert(1)>\npub fn f() {\n    panic!(\"<script>alert(1)</script>\\\" onload=\\\"steal()\");\n}\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("h.db");
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&root)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let id = id_of(&db, "hostile", "script");
+    let s = Server::start(&db);
+    for path in [
+        format!("/errors/{id}"),
+        "/repos/hostile".to_string(),
+        "/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E".to_string(),
+    ] {
+        let (status, html, _) = get(&s.url(&path));
+        assert_eq!(status, 200, "{path}");
+        assert!(!html.contains("<script"), "{path}: {html}");
+        assert!(!html.contains("<img"), "{path}");
+        assert!(!html.contains("\" onload="), "{path}");
+        // Escaped, whichever entity form the template engine picks.
+        assert!(
+            html.contains("&lt;script&gt;") || html.contains("&#60;script&#62;"),
+            "{path}"
+        );
+    }
+    let (_, body, headers) = get(&s.url(&format!("/api/errors/{id}")));
+    assert_eq!(headers["content-type"], "application/json");
+    assert_eq!(headers["x-content-type-options"], "nosniff");
+    let rec: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        rec["template"],
+        "<script>alert(1)</script>\" onload=\"steal()"
+    );
+}
