@@ -211,7 +211,9 @@ fn hostile_text_from_a_repository_renders_inert() {
     std::fs::create_dir_all(root.join("src")).unwrap();
     std::fs::write(
         root.join("src/lib.rs"),
-        "/// <img src=x onerror=alert(1)>\npub fn f() {\n    panic!(\"<script>alert(1)</script>\\\" onload=\\\"steal()\");\n}\n",
+        "/// <img src=x onerror=alert(1)>\npub fn f() {\n    panic!(\"<script>alert(1)</script>\\\" onload=\\\"steal()\");\n}\n\
+         // A neighbour, listed among the related errors of the first.\n\
+         pub fn g() {\n    panic!(\"<script>second</script>\");\n}\n",
     )
     .unwrap();
     let db = tmp.path().join("h.db");
@@ -222,7 +224,7 @@ fn hostile_text_from_a_repository_renders_inert() {
         .unwrap()
         .status
         .success());
-    let id = id_of(&db, "hostile", "script");
+    let id = id_of(&db, "hostile", "alert(1)");
     let s = Server::start(&db);
     for path in [
         format!("/errors/{id}"),
@@ -232,6 +234,12 @@ fn hostile_text_from_a_repository_renders_inert() {
         let (status, html, _) = get(&s.url(&path));
         assert_eq!(status, 200, "{path}");
         assert!(!html.contains("<script"), "{path}: {html}");
+        if path.starts_with("/errors/") {
+            assert!(
+                html.contains("second"),
+                "the related error is listed: {html}"
+            );
+        }
         assert!(!html.contains("<img"), "{path}");
         assert!(!html.contains("\" onload="), "{path}");
         // Escaped, whichever entity form the template engine picks.

@@ -420,15 +420,10 @@ pub fn error_page(state: &State, d: &ErrorData) -> Result<String, PageError> {
         .facts_of(FactKind::Related)
         .filter_map(|f| {
             let id = f.error_id.as_deref()?;
-            let mut parts = f.text.splitn(3, '`');
-            parts.next();
-            let template = parts.next()?.to_string();
-            let why = parts
-                .next()
-                .unwrap_or("")
-                .trim()
-                .trim_end_matches('.')
-                .to_string();
+            // "`{template}` ({kind}) {why}." — the template may hold backticks.
+            let (template, why) = f.text.strip_prefix('`')?.rsplit_once("` (")?;
+            let template = template.to_string();
+            let why = inline_code(&format!("({}", why.trim_end_matches('.')));
             Some(RelatedView {
                 url: error_path(id),
                 template,
