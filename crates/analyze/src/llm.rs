@@ -40,13 +40,27 @@ impl Endpoint {
         Err(format!("--llm {spec}: expected http(s)://HOST:PORT/v1"))
     }
 
-    /// The name recorded as the sections' author and in the cache key.
+    /// The name recorded as the sections' author.
     pub fn name(&self) -> String {
         match self {
             Endpoint::Http { base, model, .. } => format!("{model} via {base}"),
         }
     }
+
+    /// The analysis cache's key for this model: its name and a fingerprint
+    /// of the prompt and request (a new prompt asks again).
+    pub fn cache_key(&self) -> String {
+        let request = format!("{SYSTEM_PROMPT}\n{REQUEST_VERSION}");
+        format!(
+            "{} #{:08x}",
+            self.name(),
+            xxhash_rust::xxh3::xxh3_64(request.as_bytes()) as u32
+        )
+    }
 }
+
+/// Bumped when the request's shape changes (the cache key includes it).
+const REQUEST_VERSION: u32 = 3;
 
 /// The system prompt: the rules the model must follow.
 pub const SYSTEM_PROMPT: &str = "You write the sections of a documentation page about one error message of a software repository.\n\
@@ -156,6 +170,37 @@ pub fn parse_reply(content: &str) -> Result<ModelSections, String> {
         .map_err(|e| format!("the reply is not the JSON asked for: {e}"))
 }
 
+/// The JSON schema of the answer.
+fn answer_schema() -> serde_json::Value {
+    let sentences = serde_json::json!({
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 4,
+        "items": {
+            "type": "object",
+            "properties": {
+                "text": {"type": "string"},
+                "facts": {"type": "array", "items": {"type": "string"}}
+            },
+            "required": ["text", "facts"]
+        }
+    });
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "means": sentences,
+            "when": sentences,
+            "solutions": sentences,
+            "example_fix": {
+                "type": "object",
+                "properties": {"sentences": sentences, "code": {"type": ["string", "null"]}},
+                "required": ["sentences", "code"]
+            }
+        },
+        "required": ["means", "when", "solutions", "example_fix"]
+    })
+}
+
 /// Asks the model; the reply's text.
 pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> {
     let Endpoint::Http { base, model, key } = endpoint;
@@ -163,6 +208,9 @@ pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> 
         "model": model,
         "temperature": 0,
         "max_tokens": 1200,
+        // JSON mode with the answer's schema: llama.cpp's servers constrain
+        // the output to it (a small model then at least answers in shape).
+        "response_format": {"type": "json_object", "schema": answer_schema()},
         "messages": [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": prompt.user_message()},

@@ -196,10 +196,17 @@ pub fn check(
             || w.chars().all(|c| c.is_ascii_digit())
     };
     for (text, facts) in sentences {
+        if facts.is_empty() {
+            return Err("a sentence cites no fact".into());
+        }
         for id in facts {
             if !g.fact_ids.contains(id) {
                 return Err(format!("cites an unknown fact `{id}`"));
             }
+        }
+        let prose: String = text.split('`').step_by(2).collect();
+        if prose.contains('\n') || ["{", "}", ";", "=>", "->"].iter().any(|c| prose.contains(c)) {
+            return Err("a sentence holds code outside backticks".into());
         }
         for span in code_spans(text) {
             for w in identifiers_of(span) {
@@ -320,6 +327,11 @@ mod tests {
         assert!(e.contains("frobnicate_all"), "{e}");
         let bad_cite = vec![("Fine.".to_string(), vec!["f9".to_string()])];
         assert!(check(&bad_cite, None, &g).unwrap_err().contains("f9"));
+        let no_cite = vec![("It is raised in `divide`.".to_string(), vec![])];
+        assert!(check(&no_cite, None, &g).unwrap_err().contains("cites no fact"));
+        // A model pasting the excerpt instead of writing prose.
+        let pasted = s("b: u32) -> u32 {\n    panic!(\"division by zero\")");
+        assert!(check(&pasted, None, &g).unwrap_err().contains("code outside backticks"));
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b); }"), &g).is_ok());
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b) "), &g)
             .unwrap_err()

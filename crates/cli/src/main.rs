@@ -79,6 +79,9 @@ enum Command {
         /// `default`); the key, if any, comes from $ERRDEX_LLM_KEY.
         #[arg(long)]
         model: Option<String>,
+        /// Analyse at most N errors per repo (library code first).
+        #[arg(long, value_name = "N")]
+        limit: Option<usize>,
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
@@ -169,11 +172,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             target,
             llm,
             model,
+            limit,
             json,
         } => cmd::analyze::run(
             &db,
             target.as_deref(),
-            &cmd::analyze::ModelOptions { llm, model },
+            &cmd::analyze::Options { llm, model, limit },
             json,
         ),
         Command::Serve { addr, base_url } => cmd::serve::run(&db, &addr, base_url.as_deref()),

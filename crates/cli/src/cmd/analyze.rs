@@ -11,12 +11,14 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The model flags.
-pub struct ModelOptions {
+/// The model flags and how many errors.
+pub struct Options {
     /// `--llm`.
     pub llm: Option<String>,
     /// `--model` (else `$ERRDEX_LLM_MODEL`).
     pub model: Option<String>,
+    /// `--limit`: at most this many errors per repo, library code first.
+    pub limit: Option<usize>,
 }
 
 /// The cache's name for analyses made without a model.
@@ -48,7 +50,7 @@ struct Summary {
 pub fn run(
     db: &Path,
     target: Option<&str>,
-    opts: &ModelOptions,
+    opts: &Options,
     json: bool,
 ) -> Result<u8, Failure> {
     let endpoint = match &opts.llm {
@@ -109,7 +111,7 @@ pub fn run(
     }
     let model_name = endpoint
         .as_ref()
-        .map(Endpoint::name)
+        .map(Endpoint::cache_key)
         .unwrap_or_else(|| RULES.to_string());
     let mut summary = Summary::default();
     let mut facts_time = Duration::ZERO;
@@ -117,9 +119,23 @@ pub fn run(
     let mut asked = 0usize;
     for (row, only) in work {
         summary.repos.push(format!("{}@{}", row.repo, row.revision));
-        let ids = match only {
+                let ids = match only {
             Some(id) => vec![id],
-            None => catalog.snapshot_error_ids(row.id)?,
+            None => {
+                let mut ids = catalog.snapshot_error_ids(row.id)?;
+                if let Some(n) = opts.limit {
+                    // Library errors first (stable within each group).
+                    let tests: std::collections::HashSet<String> = catalog
+                        .list_errors(Some(&row.repo), None)?
+                        .into_iter()
+                        .filter(|e| e.is_test)
+                        .map(|e| e.id)
+                        .collect();
+                    ids.sort_by_key(|id| tests.contains(id));
+                    ids.truncate(n);
+                }
+                ids
+            }
         };
         let analyzer = errdex_analyze::analyzer_for(&catalog, row)?;
         let bar = ProgressBar::new(ids.len() as u64);
