@@ -12,6 +12,7 @@
 
 pub mod facts;
 pub mod llm;
+pub mod local;
 pub mod sections;
 pub mod syntax;
 pub mod verify;
@@ -262,13 +263,25 @@ pub fn analyze(
                     )
                     .collect::<Vec<_>>()
                     .join("\n");
-                let fact_ids = facts.iter().map(|f| f.id.clone()).collect();
+                let fact_code: std::collections::HashMap<String, Vec<String>> = facts
+                    .iter()
+                    .map(|f| {
+                        let spans = f
+                            .text
+                            .split('`')
+                            .skip(1)
+                            .step_by(2)
+                            .map(str::to_string)
+                            .collect();
+                        (f.id.clone(), spans)
+                    })
+                    .collect();
                 let ground = verify::Ground {
                     identifiers: analyzer.identifiers(),
                     facts_text: &facts_text,
                     thrower: &thrower,
                     fn_names: analyzer.fn_names(),
-                    fact_ids: &fact_ids,
+                    fact_code: &fact_code,
                 };
                 for s in sections.iter_mut() {
                     let (sentences, code) = reply.get(s.name);

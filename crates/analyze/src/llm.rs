@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// Where the model runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Endpoint {
     /// `http(s)://HOST:PORT/v1`, an OpenAI-compatible API.
     Http {
@@ -21,6 +21,8 @@ pub enum Endpoint {
         /// A bearer token, when the server needs one.
         key: Option<String>,
     },
+    /// A GGUF file run in-process (see [`crate::local`]).
+    Local(std::sync::Arc<crate::local::Local>),
 }
 
 impl Endpoint {
@@ -34,16 +36,31 @@ impl Endpoint {
                 key: key.map(str::to_string),
             });
         }
-        if spec.starts_with("local:") {
-            return Err("`--llm local:PATH.gguf` (an in-process model) is not built into this errdex; serve the model with llama.cpp's `llama-server -m PATH.gguf` and pass `--llm http://127.0.0.1:8080/v1`".into());
+        if let Some(path) = spec.strip_prefix("local:") {
+            let path = std::path::PathBuf::from(path);
+            if !path.is_file() {
+                return Err(format!("--llm local:{}: no such file", path.display()));
+            }
+            return Ok(Endpoint::Local(std::sync::Arc::new(
+                crate::local::Local::new(path),
+            )));
         }
-        Err(format!("--llm {spec}: expected http(s)://HOST:PORT/v1"))
+        Err(format!(
+            "--llm {spec}: expected http(s)://HOST:PORT/v1 or local:PATH.gguf"
+        ))
     }
 
     /// The name recorded as the sections' author.
     pub fn name(&self) -> String {
         match self {
             Endpoint::Http { base, model, .. } => format!("{model} via {base}"),
+            Endpoint::Local(l) => format!(
+                "{} in-process (candle)",
+                l.path().file_name().map_or_else(
+                    || l.path().display().to_string(),
+                    |n| n.to_string_lossy().into_owned()
+                )
+            ),
         }
     }
 
@@ -170,6 +187,9 @@ pub fn parse_reply(content: &str) -> Result<ModelSections, String> {
         .map_err(|e| format!("the reply is not the JSON asked for: {e}"))
 }
 
+/// Tokens a local model may write per answer.
+const LOCAL_MAX_TOKENS: usize = 700;
+
 /// The JSON schema of the answer.
 fn answer_schema() -> serde_json::Value {
     let sentences = serde_json::json!({
@@ -203,7 +223,12 @@ fn answer_schema() -> serde_json::Value {
 
 /// Asks the model; the reply's text.
 pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> {
-    let Endpoint::Http { base, model, key } = endpoint;
+    let (base, model, key) = match endpoint {
+        Endpoint::Http { base, model, key } => (base, model, key),
+        Endpoint::Local(l) => {
+            return l.chat(SYSTEM_PROMPT, &prompt.user_message(), LOCAL_MAX_TOKENS)
+        }
+    };
     let body = serde_json::json!({
         "model": model,
         "temperature": 0,
@@ -252,9 +277,9 @@ mod tests {
             Endpoint::parse("http://127.0.0.1:8080/v1/", Some("m"), None),
             Ok(Endpoint::Http { ref base, .. }) if base == "http://127.0.0.1:8080/v1"
         ));
-        assert!(Endpoint::parse("local:/x.gguf", None, None)
+        assert!(Endpoint::parse("local:/nonexistent.gguf", None, None)
             .unwrap_err()
-            .contains("llama-server"));
+            .contains("no such file"));
         assert!(Endpoint::parse("ftp://x", None, None).is_err());
     }
 

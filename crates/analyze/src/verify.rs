@@ -15,8 +15,8 @@ pub struct Ground<'a> {
     pub thrower: &'a [String],
     /// Names of every fn of the snapshot.
     pub fn_names: &'a HashSet<String>,
-    /// Ids of the facts.
-    pub fact_ids: &'a HashSet<String>,
+    /// The facts by id, with the code spans (in backticks) of each.
+    pub fact_code: &'a std::collections::HashMap<String, Vec<String>>,
 }
 
 /// Words that are Rust or std vocabulary, fine to name anywhere.
@@ -200,12 +200,16 @@ pub fn check(
             return Err("a sentence cites no fact".into());
         }
         for id in facts {
-            if !g.fact_ids.contains(id) {
+            if !g.fact_code.contains_key(id) {
                 return Err(format!("cites an unknown fact `{id}`"));
             }
         }
         let prose: String = text.split('`').step_by(2).collect();
-        if prose.contains('\n') || ["{", "}", ";", "=>", "->"].iter().any(|c| prose.contains(c)) {
+        if prose.contains('\n')
+            || ["{", "}", ";", "=>", "->"]
+                .iter()
+                .any(|c| prose.contains(c))
+        {
             return Err("a sentence holds code outside backticks".into());
         }
         for span in code_spans(text) {
@@ -264,6 +268,10 @@ pub fn check(
             }
         }
     }
+    let mut seen = HashSet::new();
+    if sentences.iter().any(|(t, _)| !seen.insert(t.trim())) {
+        return Err("it repeats a sentence".into());
+    }
     if let Some(code) = code {
         if !parses(code) {
             return Err("its code does not parse as Rust".into());
@@ -275,6 +283,26 @@ pub fn check(
                 ));
             }
         }
+    }
+    // Specific to this error: the section names code (in a sentence's
+    // backticks or in its code) that the facts it cites are about; vague
+    // prose that would fit any error is refused.
+    let cited: HashSet<&str> = sentences
+        .iter()
+        .flat_map(|(_, facts)| facts)
+        .filter_map(|id| g.fact_code.get(id))
+        .flatten()
+        .flat_map(|span| identifiers_of(span))
+        .filter(|w| !VOCABULARY.contains(w))
+        .collect();
+    let named = sentences
+        .iter()
+        .flat_map(|(text, _)| code_spans(text))
+        .chain(code)
+        .flat_map(identifiers_of)
+        .any(|w| cited.contains(w));
+    if !named {
+        return Err("it names none of the code its facts are about".into());
     }
     Ok(())
 }
@@ -294,7 +322,7 @@ mod tests {
     fn ground<'a>(
         ids: &'a HashSet<String>,
         fns: &'a HashSet<String>,
-        facts: &'a HashSet<String>,
+        facts: &'a std::collections::HashMap<String, Vec<String>>,
         thrower: &'a [String],
     ) -> Ground<'a> {
         Ground {
@@ -302,7 +330,7 @@ mod tests {
             facts_text: "The message `division by zero` is produced by a `panic!` in `divide`.",
             thrower,
             fn_names: fns,
-            fact_ids: facts,
+            fact_code: facts,
         }
     }
 
@@ -314,7 +342,14 @@ mod tests {
     fn refuses_what_the_repository_does_not_hold() {
         let ids = set(&["divide", "checked_divide", "b", "a"]);
         let fns = set(&["divide", "checked_divide"]);
-        let facts = set(&["f1", "f2"]);
+        let facts: std::collections::HashMap<String, Vec<String>> = [
+            (
+                "f1".to_string(),
+                vec!["divide".to_string(), "b".to_string()],
+            ),
+            ("f2".to_string(), vec!["b == 0".to_string()]),
+        ]
+        .into();
         let thrower = vec!["divide".to_string()];
         let g = ground(&ids, &fns, &facts, &thrower);
         let s = |t: &str| vec![(t.to_string(), vec!["f1".to_string()])];
@@ -328,10 +363,30 @@ mod tests {
         let bad_cite = vec![("Fine.".to_string(), vec!["f9".to_string()])];
         assert!(check(&bad_cite, None, &g).unwrap_err().contains("f9"));
         let no_cite = vec![("It is raised in `divide`.".to_string(), vec![])];
-        assert!(check(&no_cite, None, &g).unwrap_err().contains("cites no fact"));
+        assert!(check(&no_cite, None, &g)
+            .unwrap_err()
+            .contains("cites no fact"));
         // A model pasting the excerpt instead of writing prose.
         let pasted = s("b: u32) -> u32 {\n    panic!(\"division by zero\")");
-        assert!(check(&pasted, None, &g).unwrap_err().contains("code outside backticks"));
+        assert!(check(&pasted, None, &g)
+            .unwrap_err()
+            .contains("code outside backticks"));
+        // Vague prose that fits any error, and repetition.
+        let vague = s("This is a custom function that will handle both cases.");
+        assert!(check(&vague, None, &g)
+            .unwrap_err()
+            .contains("names none of the code"));
+        let twice = vec![
+            (
+                "It is raised in `divide`.".to_string(),
+                vec!["f1".to_string()],
+            ),
+            (
+                "It is raised in `divide`.".to_string(),
+                vec!["f1".to_string()],
+            ),
+        ];
+        assert!(check(&twice, None, &g).unwrap_err().contains("repeats"));
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b); }"), &g).is_ok());
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b) "), &g)
             .unwrap_err()

@@ -36,9 +36,15 @@ fn wrk(url: &str, seconds: u32, script: Option<&std::path::Path>) -> Run {
     if let Some(s) = script {
         c.arg("-s").arg(s);
     }
-    let out = c.arg(url).output().expect("wrk (Debian package wrk) must be installed");
+    let out = c
+        .arg(url)
+        .output()
+        .expect("wrk (Debian package wrk) must be installed");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success() && !text.contains("Non-2xx"), "wrk failed:\n{text}");
+    assert!(
+        out.status.success() && !text.contains("Non-2xx"),
+        "wrk failed:\n{text}"
+    );
     let rps = text
         .lines()
         .find_map(|l| l.strip_prefix("Requests/sec:"))
@@ -96,7 +102,8 @@ fn main() {
         let e = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let (ha, ea) = (h.local_addr().unwrap(), e.local_addr().unwrap());
         tokio::spawn(async move {
-            let app = axum::Router::new().route("/", axum::routing::get(|| async { "Hello, World!" }));
+            let app =
+                axum::Router::new().route("/", axum::routing::get(|| async { "Hello, World!" }));
             axum::serve(h, app).await.unwrap();
         });
         let state = errdex_web::state::State::open(db.clone(), format!("http://{ea}")).unwrap();
@@ -106,7 +113,12 @@ fn main() {
     let page = format!("{errdex}/errors/{id}");
     // The first render (analysis from the code, highlighting), then cached.
     let t = std::time::Instant::now();
-    let first = ureq::get(&page).call().unwrap().into_body().read_to_string().unwrap();
+    let first = ureq::get(&page)
+        .call()
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
     let first_ms = t.elapsed().as_secs_f64() * 1e3;
     assert!(first.contains("id=\"means\""));
 
@@ -123,7 +135,11 @@ fn main() {
     println!("wrk -t2 -c32 -d{seconds}s on loopback, 2 cores shared by wrk and the server");
     println!("| target | req/s | p50 ms | p99 ms | vs hello-world |");
     println!("|---|---:|---:|---:|---:|");
-    for (name, r) in [("axum hello-world", &h), ("error page (cached, ETag)", &p), ("POST /api/explain", &x)] {
+    for (name, r) in [
+        ("axum hello-world", &h),
+        ("error page (cached, ETag)", &p),
+        ("POST /api/explain", &x),
+    ] {
         println!(
             "| {name} | {:.0} | {:.2} | {:.2} | {:.0}% |",
             r.rps,

@@ -47,12 +47,7 @@ struct Summary {
     seconds: f64,
 }
 
-pub fn run(
-    db: &Path,
-    target: Option<&str>,
-    opts: &Options,
-    json: bool,
-) -> Result<u8, Failure> {
+pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Result<u8, Failure> {
     let endpoint = match &opts.llm {
         Some(spec) => Some(
             Endpoint::parse(
@@ -119,7 +114,7 @@ pub fn run(
     let mut asked = 0usize;
     for (row, only) in work {
         summary.repos.push(format!("{}@{}", row.repo, row.revision));
-                let ids = match only {
+        let ids = match only {
             Some(id) => vec![id],
             None => {
                 let mut ids = catalog.snapshot_error_ids(row.id)?;
