@@ -13,6 +13,9 @@ use candle_transformers::models::quantized_llama::ModelWeights;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// Positions candle's `quantized_llama` supports.
+const QUANTIZED_LLAMA_MAX_SEQ: usize = 4096;
+
 /// A local model, loaded on first use.
 pub struct Local {
     path: PathBuf,
@@ -101,8 +104,10 @@ impl Local {
         let end = bpe
             .id("<|im_end|>")
             .ok_or_else(|| bad(&"no ChatML `<|im_end|>` token: unsupported chat template"))?;
+        // candle's quantized_llama precomputes rotary tables for 4096
+        // positions, whatever the file's context length says.
         let context = match content.metadata.get("llama.context_length") {
-            Some(gguf_file::Value::U32(n)) => *n as usize,
+            Some(gguf_file::Value::U32(n)) => (*n as usize).min(QUANTIZED_LLAMA_MAX_SEQ),
             _ => 2048,
         };
         let q4_1 = content
