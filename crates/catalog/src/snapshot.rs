@@ -19,6 +19,15 @@ pub struct SnapshotRow {
     pub date: Option<String>,
 }
 
+fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
+    Ok(SnapshotRow {
+        id: r.get(0)?,
+        repo: r.get(1)?,
+        revision: r.get(2)?,
+        date: r.get(3)?,
+    })
+}
+
 impl Catalog {
     /// The newest snapshot of `repo`.
     pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
@@ -29,14 +38,7 @@ impl Catalog {
                  JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1
                  ORDER BY sn.id DESC LIMIT 1",
                 [repo],
-                |r| {
-                    Ok(SnapshotRow {
-                        id: r.get(0)?,
-                        repo: r.get(1)?,
-                        revision: r.get(2)?,
-                        date: r.get(3)?,
-                    })
-                },
+                snapshot_row,
             )
             .optional()?)
     }
@@ -49,14 +51,7 @@ impl Catalog {
                 "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
                  JOIN repos r ON r.id = sn.repo_id WHERE sn.id = ?1",
                 [id],
-                |r| {
-                    Ok(SnapshotRow {
-                        id: r.get(0)?,
-                        repo: r.get(1)?,
-                        revision: r.get(2)?,
-                        date: r.get(3)?,
-                    })
-                },
+                snapshot_row,
             )
             .optional()?)
     }

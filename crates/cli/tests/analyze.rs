@@ -6,11 +6,10 @@
 
 mod common;
 
-use common::{errdex, run_json};
+use common::{errdex, facts_db, id_of, run_json};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 /// A chat-completions server answering every request with `content`;
@@ -68,30 +67,10 @@ fn model_server(content: String) -> (String, Arc<Mutex<Vec<Value>>>) {
     (base, seen)
 }
 
-fn fixture_db(dir: &Path) -> std::path::PathBuf {
-    let db = dir.join("a.db");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    let out = errdex(&db).arg("index").arg(&root).output().unwrap();
-    assert!(out.status.success());
-    db
-}
-
-fn id_of(db: &Path, needle: &str) -> String {
-    let list = run_json(errdex(db).args(["list", "--json", "facts"]));
-    list.as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["template"].as_str().unwrap().contains(needle))
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn rules_only_analysis_of_a_whole_repo_is_cached() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
+    let db = facts_db(tmp.path());
     let s = run_json(errdex(&db).args(["analyze", "--json", "facts"]));
     let errors = s["errors"].as_u64().unwrap();
     assert!(errors >= 6, "{s}");
@@ -101,7 +80,7 @@ fn rules_only_analysis_of_a_whole_repo_is_cached() {
     let again = run_json(errdex(&db).args(["analyze", "--json", "facts"]));
     assert_eq!(again["cached"].as_u64().unwrap(), errors);
 
-    let id = id_of(&db, "division by zero");
+    let id = id_of(&db, "facts", "division by zero");
     let page = run_json(errdex(&db).args(["show", "--json", &id]));
     let a = &page["analysis"];
     assert_eq!(a["sections"].as_array().unwrap().len(), 4);
@@ -128,8 +107,8 @@ fn rules_only_analysis_of_a_whole_repo_is_cached() {
 #[test]
 fn a_grounded_model_rewrite_is_accepted_and_cited() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
-    let id = id_of(&db, "division by zero");
+    let db = facts_db(tmp.path());
+    let id = id_of(&db, "facts", "division by zero");
     let reply = serde_json::json!({
         "means": [{"text": "`divide` panics when asked to divide by zero.", "facts": ["f1", "f2"]}],
         "when": [{"text": "Whenever `b == 0` holds in `divide`.", "facts": ["f5"]}],
@@ -166,11 +145,11 @@ fn a_grounded_model_rewrite_is_accepted_and_cited() {
 #[test]
 fn ungrounded_or_injected_model_text_falls_back_to_the_rules() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
+    let db = facts_db(tmp.path());
     // The error whose source carries a comment telling a model to blame
     // `launch_missiles`; the model "obeys" it, invents a helper, and gives
     // code that does not parse.
-    let id = id_of(&db, "memory maps are not supported");
+    let id = id_of(&db, "facts", "memory maps are not supported");
     let reply = serde_json::json!({
         "means": [{"text": "The error is raised in `launch_missiles`.", "facts": ["f1"]}],
         "when": [{"text": "When `mmap_file` is called.", "facts": ["f2"]}],
@@ -223,8 +202,8 @@ fn ungrounded_or_injected_model_text_falls_back_to_the_rules() {
 #[test]
 fn a_model_that_cannot_be_reached_or_a_bad_flag_is_clear() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
-    let id = id_of(&db, "division by zero");
+    let db = facts_db(tmp.path());
+    let id = id_of(&db, "facts", "division by zero");
     // A closed port: every section keeps the rules' text, the reason is recorded.
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()

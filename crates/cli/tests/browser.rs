@@ -7,9 +7,8 @@
 mod common;
 
 use common::server::Server;
-use common::{errdex, run_json};
+use common::{facts_db, id_of};
 use fantoccini::{ClientBuilder, Locator};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 struct Driver(Child);
@@ -32,25 +31,8 @@ fn free_port() -> u16 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn error_page_and_explain_form_in_chromium() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("b.db");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    assert!(errdex(&db)
-        .arg("index")
-        .arg(&root)
-        .output()
-        .unwrap()
-        .status
-        .success());
-    let list = run_json(errdex(&db).args(["list", "--json", "facts"]));
-    let id = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["template"].as_str().unwrap().contains("division by zero"))
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let db = facts_db(tmp.path());
+    let id = id_of(&db, "facts", "division by zero");
     let server = Server::start(&db);
 
     let port = free_port();

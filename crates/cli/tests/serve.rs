@@ -4,9 +4,8 @@
 mod common;
 
 use common::server::Server;
-use common::{errdex, run_json};
+use common::{errdex, facts_db, id_of};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
 
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
@@ -26,35 +25,10 @@ fn get(url: &str) -> (u16, String, ureq::http::HeaderMap) {
     )
 }
 
-fn fixture_db(dir: &Path) -> PathBuf {
-    let db = dir.join("w.db");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    assert!(errdex(&db)
-        .arg("index")
-        .arg(&root)
-        .output()
-        .unwrap()
-        .status
-        .success());
-    db
-}
-
-fn id_of(db: &Path, repo: &str, needle: &str) -> String {
-    let list = run_json(errdex(db).args(["list", "--json", repo]));
-    list.as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["template"].as_str().unwrap().contains(needle))
-        .unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string()
-}
-
 #[test]
 fn pages_and_api() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
+    let db = facts_db(tmp.path());
     let s = Server::start(&db);
     let id = id_of(&db, "facts", "division by zero");
 
@@ -176,7 +150,7 @@ fn pages_and_api() {
 #[test]
 fn bad_requests_are_clear() {
     let tmp = tempfile::tempdir().unwrap();
-    let db = fixture_db(tmp.path());
+    let db = facts_db(tmp.path());
     let s = Server::start(&db);
     let (status, body, _) = get(&s.url("/api/errors/0000000000000000"));
     assert_eq!(status, 404);

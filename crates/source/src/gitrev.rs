@@ -11,38 +11,60 @@ pub fn is_repository(dir: &Path) -> bool {
     dir.join(".git").exists() || (dir.join("HEAD").is_file() && dir.join("objects").is_dir())
 }
 
-/// Reads `rev` (a sha, tag or branch; `HEAD` by default) of the repository
-/// at `dir`.
-pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
-    let git = |what: &str, e: &dyn std::fmt::Display| {
-        SourceError::Git(format!("{}: {what}: {e}", dir.display()))
-    };
-    let repo = gix::open(dir).map_err(|e| git("not a readable git repository", &e))?;
+/// An error about the repository at `dir`.
+pub(crate) fn git_error(dir: &Path, what: &str, e: &dyn std::fmt::Display) -> SourceError {
+    SourceError::Git(format!("{}: {what}: {e}", dir.display()))
+}
+
+/// Opens the repository at `dir` and resolves `rev` to a commit.
+pub(crate) fn open_commit(
+    dir: &Path,
+    rev: &str,
+) -> Result<(gix::Repository, gix::ObjectId), SourceError> {
+    let repo = gix::open(dir).map_err(|e| git_error(dir, "not a readable git repository", &e))?;
     let id = repo
         .rev_parse_single(rev)
-        .map_err(|_| SourceError::UnknownRevision(format!("{rev} in {}", dir.display())))?;
-    let commit = id
+        .map_err(|_| SourceError::UnknownRevision(format!("{rev} in {}", dir.display())))?
         .object()
-        .map_err(|e| git("reading the revision", &e))?
+        .map_err(|e| git_error(dir, "reading the revision", &e))?
         .peel_to_commit()
         .map_err(|_| {
             SourceError::UnknownRevision(format!("{rev} (not a commit) in {}", dir.display()))
-        })?;
+        })?
+        .id;
+    Ok((repo, id))
+}
+
+/// Every entry of a commit's tree, recursively.
+pub(crate) fn tree_entries(
+    dir: &Path,
+    commit: &gix::Commit,
+) -> Result<Vec<gix::traverse::tree::recorder::Entry>, SourceError> {
+    let tree = commit
+        .tree()
+        .map_err(|e| git_error(dir, "reading the commit's tree", &e))?;
+    let mut recorder = gix::traverse::tree::Recorder::default();
+    tree.traverse()
+        .breadthfirst(&mut recorder)
+        .map_err(|e| git_error(dir, "walking the tree", &e))?;
+    Ok(recorder.records)
+}
+
+/// Reads `rev` (a sha, tag or branch; `HEAD` by default) of the repository
+/// at `dir`.
+pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError> {
+    let git = |what: &str, e: &dyn std::fmt::Display| git_error(dir, what, e);
+    let (repo, id) = open_commit(dir, rev)?;
+    let commit = repo
+        .find_commit(id)
+        .map_err(|e| git("reading the revision", &e))?;
     let seconds = commit
         .time()
         .map_err(|e| git("reading the commit date", &e))?
         .seconds;
-    let tree = commit
-        .tree()
-        .map_err(|e| git("reading the commit's tree", &e))?;
-    let mut recorder = gix::traverse::tree::Recorder::default();
-    tree.traverse()
-        .breadthfirst(&mut recorder)
-        .map_err(|e| git("walking the tree", &e))?;
-
     let mut files = Vec::new();
     let mut skips = Vec::new();
-    for entry in recorder.records {
+    for entry in tree_entries(dir, &commit)? {
         let path = entry.filepath.to_string();
         if !wanted(&path) {
             continue;

@@ -38,19 +38,11 @@ pub fn introductions(
     keys: &[String],
     wanted: &dyn Fn(&str) -> bool,
 ) -> Result<History, SourceError> {
-    let git = |what: &str, e: &dyn std::fmt::Display| {
-        SourceError::Git(format!("{}: {what}: {e}", dir.display()))
-    };
-    let repo = gix::open(dir).map_err(|e| git("not a readable git repository", &e))?;
+    let git = |what: &str, e: &dyn std::fmt::Display| crate::gitrev::git_error(dir, what, e);
+    let (repo, start) = crate::gitrev::open_commit(dir, rev)?;
     let start = repo
-        .rev_parse_single(rev)
-        .map_err(|_| SourceError::UnknownRevision(format!("{rev} in {}", dir.display())))?
-        .object()
-        .map_err(|e| git("reading the revision", &e))?
-        .peel_to_commit()
-        .map_err(|_| {
-            SourceError::UnknownRevision(format!("{rev} (not a commit) in {}", dir.display()))
-        })?;
+        .find_commit(start)
+        .map_err(|e| git("reading the revision", &e))?;
     let shallow: Vec<ObjectId> = repo
         .shallow_commits()
         .map_err(|e| git("reading the shallow file", &e))?
@@ -66,14 +58,7 @@ pub fn introductions(
 
     // Presence in the starting commit: every wanted file.
     let mut count = vec![0u32; keys.len()];
-    let tree = start
-        .tree()
-        .map_err(|e| git("reading the commit's tree", &e))?;
-    let mut recorder = gix::traverse::tree::Recorder::default();
-    tree.traverse()
-        .breadthfirst(&mut recorder)
-        .map_err(|e| git("walking the tree", &e))?;
-    for e in &recorder.records {
+    for e in &crate::gitrev::tree_entries(dir, &start)? {
         if e.mode.is_blob() && wanted(&e.filepath.to_string()) {
             for k in search
                 .keys_in(e.oid)

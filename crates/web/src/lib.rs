@@ -134,18 +134,24 @@ fn respond(page: &Page, headers: &HeaderMap) -> Response {
         .into_response()
 }
 
-fn html_error(e: PageError) -> Response {
-    let (status, what) = match e {
+/// The status and the reason shown for a failure (internal details are
+/// logged, not shown).
+fn status_of(e: PageError) -> (StatusCode, String) {
+    match e {
         PageError::NotFound(w) => (StatusCode::NOT_FOUND, w),
         PageError::Bad(w) => (StatusCode::BAD_REQUEST, w),
         PageError::Internal(w) => {
-            tracing::error!("page failed: {w}");
+            tracing::error!("request failed: {w}");
             (
                 StatusCode::INTERNAL_SERVER_ERROR,
                 "The catalogue could not be read.".to_string(),
             )
         }
-    };
+    }
+}
+
+fn html_error(e: PageError) -> Response {
+    let (status, what) = status_of(e);
     (
         status,
         [(header::CONTENT_TYPE, HTML)],
@@ -155,17 +161,7 @@ fn html_error(e: PageError) -> Response {
 }
 
 fn json_error(e: PageError) -> Response {
-    let (status, what) = match e {
-        PageError::NotFound(w) => (StatusCode::NOT_FOUND, w),
-        PageError::Bad(w) => (StatusCode::BAD_REQUEST, w),
-        PageError::Internal(w) => {
-            tracing::error!("api failed: {w}");
-            (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the catalogue could not be read".to_string(),
-            )
-        }
-    };
+    let (status, what) = status_of(e);
     (status, axum::Json(serde_json::json!({ "error": what }))).into_response()
 }
 

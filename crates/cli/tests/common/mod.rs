@@ -51,3 +51,31 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
 
 #[allow(dead_code)] // only the web tests start servers
 pub mod server;
+
+/// A catalogue in `dir` holding the fixture crate `tests/fixtures/facts`.
+#[allow(dead_code)] // not every test file uses the fixture
+pub fn facts_db(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("facts.db");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
+    let out = errdex(&db).arg("index").arg(&root).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    db
+}
+
+/// The id of the first error of `repo` whose template contains `needle`.
+#[allow(dead_code)] // not every test file looks errors up
+pub fn id_of(db: &Path, repo: &str, needle: &str) -> String {
+    let list = run_json(errdex(db).args(["list", "--json", repo]));
+    list.as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["template"].as_str().unwrap().contains(needle))
+        .unwrap_or_else(|| panic!("no error of {repo} contains {needle:?}"))["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
