@@ -194,23 +194,7 @@ impl Analyzer {
                 self.sentinel_facts(b, error, f, s);
             }
         }
-        for e in &error.evidence {
-            let (label, quote) = match e.kind {
-                EvidenceKind::DocPanics => ("Its doc comment says under `# Panics`", true),
-                EvidenceKind::DocErrors => ("Its doc comment says under `# Errors`", true),
-                EvidenceKind::Doc => ("Its doc comment says", true),
-                EvidenceKind::ShouldPanic => continue,
-            };
-            if quote && b.seen(&format!("doc:{}:{}", e.kind.as_str(), e.text)) {
-                continue;
-            }
-            b.push(
-                FactKind::Doc,
-                format!("{label}: \"{}\"", e.text.replace('\n', " ")),
-                Some((e.path.clone(), e.line)),
-                None,
-            );
-        }
+        doc_facts(b, error);
         let Some(pf) = self.files.get(&s.path) else {
             return;
         };
@@ -701,6 +685,28 @@ impl Analyzer {
             }
         }
         b.renumber();
+    }
+}
+
+/// The doc comments of the enclosing fn, each quoted once (however many
+/// sites ask).
+fn doc_facts(b: &mut Builder, error: &ErrorDetail) {
+    for e in &error.evidence {
+        let label = match e.kind {
+            EvidenceKind::DocPanics => "Its doc comment says under `# Panics`",
+            EvidenceKind::DocErrors => "Its doc comment says under `# Errors`",
+            EvidenceKind::Doc => "Its doc comment says",
+            EvidenceKind::ShouldPanic => continue,
+        };
+        if b.seen(&format!("doc:{}:{}", e.kind.as_str(), e.text)) {
+            continue;
+        }
+        b.push(
+            FactKind::Doc,
+            format!("{label}: \"{}\"", e.text.replace('\n', " ")),
+            Some((e.path.clone(), e.line)),
+            None,
+        );
     }
 }
 

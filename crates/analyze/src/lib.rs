@@ -342,9 +342,9 @@ pub fn analyzer_for(
     Ok(Analyzer::new(row, files, errors))
 }
 
-/// The analysis to show for an error: the cached one whose facts are
-/// still those of the code (a model's first, else the rules'), else one
-/// made now by the rules (not stored: pages read the catalogue only).
+/// The analysis to show for an error: one cached for the facts the code
+/// gives now (a model's first, else the rules'), else one made now by the
+/// rules (not stored: pages read the catalogue only).
 pub fn current(
     catalog: &errdex_catalog::Catalog,
     analyzer: &Analyzer,
@@ -352,11 +352,9 @@ pub fn current(
 ) -> errdex_catalog::Result<Analysis> {
     let facts = analyzer.facts(error);
     let hash = facts_hash(&facts);
-    if let Some(json) = catalog.any_analysis(&error.id)? {
+    if let Some(json) = catalog.current_analysis(&error.id, &hash)? {
         if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-            if a.provenance.facts_hash == hash {
-                return Ok(a);
-            }
+            return Ok(a);
         }
     }
     Ok(analyze(analyzer, error, facts, None, ""))

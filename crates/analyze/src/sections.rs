@@ -276,8 +276,8 @@ impl<'a> Writer<'a> {
             )
         {
             if let Some(r) = self.one(FactKind::Receiver) {
-                if let Some(v) =
-                    code_in(r).filter(|v| syntax_ok(&format!("fn f() {{ let _ = {v}; }}")))
+                if let Some(v) = code_in(r)
+                    .filter(|v| crate::verify::parses(&format!("fn f() {{ let _ = {v}; }}")))
                 {
                     let code = format!(
                         "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
@@ -330,10 +330,6 @@ pub(crate) fn lower_first(s: &str) -> String {
         Some(f) => f.to_lowercase().chain(c).collect(),
         None => String::new(),
     }
-}
-
-fn syntax_ok(code: &str) -> bool {
-    crate::verify::parses(code)
 }
 
 fn list(names: &[&str]) -> String {

@@ -640,14 +640,19 @@ pub fn code_identifiers(tree: &Tree, src: &str, out: &mut std::collections::Hash
     }
 }
 
-/// What surrounds the position `(line, column)` (1-based) of a file: the
-/// guards from the innermost outwards, up to the enclosing fn or closure.
-pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
+/// The smallest node at a 1-based position.
+fn node_at(tree: &Tree, line: u32, column: u32) -> Option<Node<'_>> {
     let point = tree_sitter::Point {
         row: line.saturating_sub(1) as usize,
         column: column.saturating_sub(1) as usize,
     };
-    let Some(mut n) = tree.root_node().descendant_for_point_range(point, point) else {
+    tree.root_node().descendant_for_point_range(point, point)
+}
+
+/// What surrounds the position `(line, column)` (1-based) of a file: the
+/// guards from the innermost outwards, up to the enclosing fn or closure.
+pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
+    let Some(mut n) = node_at(tree, line, column) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -723,12 +728,8 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
 /// part of: for an assert, its condition; for `expect`/`unwrap`, the
 /// receiver.
 pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallParts {
-    let point = tree_sitter::Point {
-        row: line.saturating_sub(1) as usize,
-        column: column.saturating_sub(1) as usize,
-    };
     let mut parts = CallParts::default();
-    let Some(mut n) = tree.root_node().descendant_for_point_range(point, point) else {
+    let Some(mut n) = node_at(tree, line, column) else {
         return parts;
     };
     for _ in 0..8 {

@@ -29,6 +29,63 @@ pub fn unpack(data: &[u8], offset: usize, len: usize) -> Result<String> {
     String::from_utf8(bytes.to_vec()).map_err(|_| CatalogError::Corrupt("source text"))
 }
 
+/// Entries queued for packs of `table` (`packs` or `cache_packs`): a pack
+/// is written once its bytes reach [`PACK_BYTES`], and `record` is told
+/// where each entry went (`key, pack id, offset, len`).
+pub struct PackWriter<K> {
+    table: &'static str,
+    raw: Vec<u8>,
+    pending: Vec<(K, usize, usize)>,
+}
+
+impl<K> PackWriter<K> {
+    /// Nothing queued yet.
+    pub fn new(table: &'static str) -> Self {
+        PackWriter {
+            table,
+            raw: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    /// Queues `bytes` under `key`, writing a pack when full.
+    pub fn push(
+        &mut self,
+        tx: &rusqlite::Transaction,
+        key: K,
+        bytes: &[u8],
+        record: &mut impl FnMut(K, i64, i64, i64) -> Result<()>,
+    ) -> Result<()> {
+        self.pending.push((key, self.raw.len(), bytes.len()));
+        self.raw.extend_from_slice(bytes);
+        if self.raw.len() >= PACK_BYTES {
+            self.flush(tx, record)?;
+        }
+        Ok(())
+    }
+
+    /// Writes what is queued as one pack.
+    pub fn flush(
+        &mut self,
+        tx: &rusqlite::Transaction,
+        record: &mut impl FnMut(K, i64, i64, i64) -> Result<()>,
+    ) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        tx.execute(
+            &format!("INSERT INTO {} (data) VALUES (?1)", self.table),
+            [pack(&self.raw)],
+        )?;
+        let pack_id = tx.last_insert_rowid();
+        for (key, offset, len) in self.pending.drain(..) {
+            record(key, pack_id, offset as i64, len as i64)?;
+        }
+        self.raw.clear();
+        Ok(())
+    }
+}
+
 /// Reads entries of packs, decompressing each pack once.
 pub struct Packs<'c> {
     stmt: rusqlite::CachedStatement<'c>,

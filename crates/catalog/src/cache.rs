@@ -36,19 +36,27 @@ impl Catalog {
 /// Inside the snapshot's transaction: adds this snapshot's parsed files and
 /// drops entries of other builds or of files no snapshot holds any more.
 pub(crate) fn store(tx: &rusqlite::Transaction, input: &SnapshotInput) -> Result<()> {
-    let mut raw = Vec::new();
-    let mut pending: Vec<(&str, String, usize, usize)> = Vec::new();
+    let mut add = tx.prepare_cached(
+        "INSERT OR REPLACE INTO file_cache (path, hash, fingerprint, pack_id, offset, len)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut record = |(path, hash): (&str, String), pack_id: i64, offset: i64, len: i64| {
+        add.execute(params![path, hash, input.fingerprint, pack_id, offset, len])?;
+        Ok(())
+    };
+    let mut packs = blob::PackWriter::new("cache_packs");
     for (i, bytes) in input.parsed {
         let Some(f) = input.files.get(*i) else {
             continue;
         };
-        pending.push((&f.path, blob::hash(&f.text), raw.len(), bytes.len()));
-        raw.extend_from_slice(bytes);
-        if raw.len() >= blob::PACK_BYTES {
-            write_pack(tx, input.fingerprint, &mut raw, &mut pending)?;
-        }
+        packs.push(
+            tx,
+            (f.path.as_str(), blob::hash(&f.text)),
+            bytes,
+            &mut record,
+        )?;
     }
-    write_pack(tx, input.fingerprint, &mut raw, &mut pending)?;
+    packs.flush(tx, &mut record)?;
     tx.execute(
         "DELETE FROM file_cache WHERE fingerprint != ?1
             OR NOT EXISTS (SELECT 1 FROM files WHERE files.hash = file_cache.hash AND files.path = file_cache.path)",
@@ -58,37 +66,5 @@ pub(crate) fn store(tx: &rusqlite::Transaction, input: &SnapshotInput) -> Result
         "DELETE FROM cache_packs WHERE NOT EXISTS (SELECT 1 FROM file_cache WHERE file_cache.pack_id = cache_packs.id)",
         [],
     )?;
-    Ok(())
-}
-
-fn write_pack(
-    tx: &rusqlite::Transaction,
-    fingerprint: &str,
-    raw: &mut Vec<u8>,
-    pending: &mut Vec<(&str, String, usize, usize)>,
-) -> Result<()> {
-    if pending.is_empty() {
-        return Ok(());
-    }
-    tx.execute(
-        "INSERT INTO cache_packs (data) VALUES (?1)",
-        [blob::pack(raw)],
-    )?;
-    let pack_id = tx.last_insert_rowid();
-    let mut add = tx.prepare_cached(
-        "INSERT OR REPLACE INTO file_cache (path, hash, fingerprint, pack_id, offset, len)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for (path, hash, offset, len) in pending.drain(..) {
-        add.execute(params![
-            path,
-            hash,
-            fingerprint,
-            pack_id,
-            offset as i64,
-            len as i64
-        ])?;
-    }
-    raw.clear();
     Ok(())
 }

@@ -28,6 +28,9 @@ fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
     })
 }
 
+/// The `model` of analyses made by rules alone, without a model.
+pub const RULES_MODEL: &str = "rules";
+
 impl Catalog {
     /// The newest snapshot of `repo`.
     pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
@@ -121,13 +124,15 @@ impl Catalog {
             .optional()?)
     }
 
-    /// The newest cached analysis of an error, whatever made it.
-    pub fn any_analysis(&self, error_id: &str) -> Result<Option<String>> {
+    /// A cached analysis of an error for these facts, whatever made it: a
+    /// model's before the rules'.
+    pub fn current_analysis(&self, error_id: &str, facts_hash: &str) -> Result<Option<String>> {
         Ok(self
             .conn
             .query_row(
-                "SELECT json FROM analyses WHERE error_id = ?1 ORDER BY model != 'rules' DESC LIMIT 1",
-                [error_id],
+                "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2
+                 ORDER BY model = ?3 LIMIT 1",
+                params![error_id, facts_hash, RULES_MODEL],
                 |r| r.get(0),
             )
             .optional()?)

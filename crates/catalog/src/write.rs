@@ -80,8 +80,14 @@ impl Catalog {
             let mut add_file = tx.prepare_cached(
                 "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
             )?;
-            let mut pending: Vec<(String, usize, usize)> = Vec::new();
-            let mut raw: Vec<u8> = Vec::new();
+            let mut add_content = tx.prepare_cached(
+                "INSERT INTO contents (hash, pack_id, offset, len) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            let mut record = |h: String, pack_id: i64, offset: i64, len: i64| {
+                add_content.execute(params![h, pack_id, offset, len])?;
+                Ok(())
+            };
+            let mut packs = blob::PackWriter::new("packs");
             let mut queued = HashSet::new();
             for f in input.files {
                 let h = blob::hash(&f.text);
@@ -94,13 +100,9 @@ impl Catalog {
                 {
                     continue;
                 }
-                pending.push((h, raw.len(), f.text.len()));
-                raw.extend_from_slice(f.text.as_bytes());
-                if raw.len() >= blob::PACK_BYTES {
-                    store_pack(&tx, &mut raw, &mut pending)?;
-                }
+                packs.push(&tx, h, f.text.as_bytes(), &mut record)?;
             }
-            store_pack(&tx, &mut raw, &mut pending)?;
+            packs.flush(&tx, &mut record)?;
         }
 
         let mut ids = Vec::with_capacity(x.sites.len());
@@ -235,25 +237,4 @@ impl Catalog {
             replaced,
         })
     }
-}
-
-/// Writes the queued texts as one pack and records where each one is.
-fn store_pack(
-    tx: &rusqlite::Transaction,
-    raw: &mut Vec<u8>,
-    pending: &mut Vec<(String, usize, usize)>,
-) -> Result<()> {
-    if pending.is_empty() {
-        return Ok(());
-    }
-    tx.execute("INSERT INTO packs (data) VALUES (?1)", [blob::pack(raw)])?;
-    let pack_id = tx.last_insert_rowid();
-    let mut add = tx.prepare_cached(
-        "INSERT INTO contents (hash, pack_id, offset, len) VALUES (?1, ?2, ?3, ?4)",
-    )?;
-    for (h, offset, len) in pending.drain(..) {
-        add.execute(params![h, pack_id, offset as i64, len as i64])?;
-    }
-    raw.clear();
-    Ok(())
 }

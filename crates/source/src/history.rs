@@ -104,6 +104,8 @@ pub fn introductions(
         };
         let changes =
             diff(&repo, &parent, &commit, &mut state).map_err(|e| git("diffing trees", &e))?;
+        // Only keys of the files this commit changed can drop to zero.
+        let mut touched = Vec::new();
         for (path, old, new) in changes {
             if !wanted(&path) {
                 continue;
@@ -111,6 +113,7 @@ pub fn introductions(
             if let Some(new) = new {
                 for k in search.keys_in(new).map_err(|e| git("reading a file", &e))? {
                     count[k as usize] = count[k as usize].saturating_sub(1);
+                    touched.push(k as usize);
                 }
             }
             if let Some(old) = old {
@@ -120,7 +123,7 @@ pub fn introductions(
             }
         }
         let mut here = None;
-        for k in 0..keys.len() {
+        for k in touched {
             if active[k] && count[k] == 0 {
                 if here.is_none() {
                     here = Some(Origin::Commit(introduction(&commit)?));

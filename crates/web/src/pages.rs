@@ -56,36 +56,24 @@ pub fn repo_path(slug: &str) -> String {
     format!("/repos/{}", percent_path(slug))
 }
 
-/// Percent-encodes what a path segment cannot hold (slashes are kept).
+/// Percent-encodes what a path (slashes, `:` and `@` kept) cannot hold.
 fn percent_path(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z'
-            | b'a'..=b'z'
-            | b'0'..=b'9'
-            | b'-'
-            | b'_'
-            | b'.'
-            | b'~'
-            | b'/'
-            | b':'
-            | b'@' => out.push(b as char),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-    out
+    percent(s, b"/:@")
 }
 
 /// Percent-encodes a query value.
 pub fn percent_query(s: &str) -> String {
+    percent(s, b"")
+}
+
+/// Percent-encodes all but unreserved characters and `keep`.
+fn percent(s: &str, keep: &[u8]) -> String {
     let mut out = String::new();
     for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                out.push(b as char)
-            }
-            _ => out.push_str(&format!("%{b:02X}")),
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) || keep.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
         }
     }
     out

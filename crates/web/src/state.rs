@@ -43,8 +43,6 @@ impl Page {
 
 /// The server's shared state.
 pub struct State {
-    /// The catalogue file.
-    pub db: PathBuf,
     /// The site's public base URL, no trailing slash (for links in JSON,
     /// the sitemap and issue reports).
     pub base_url: String,
@@ -67,7 +65,6 @@ impl State {
             (Index::load(&c, None)?, c.generation()?)
         };
         Ok(State {
-            db,
             base_url,
             pool,
             next: AtomicU64::new(0),

@@ -21,9 +21,6 @@ pub struct Options {
     pub limit: Option<usize>,
 }
 
-/// The cache's name for analyses made without a model.
-pub const RULES: &str = "rules";
-
 /// What `analyze` did (its `--json` line).
 #[derive(Serialize, Default)]
 struct Summary {
@@ -107,7 +104,7 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
     let model_name = endpoint
         .as_ref()
         .map(Endpoint::cache_key)
-        .unwrap_or_else(|| RULES.to_string());
+        .unwrap_or_else(|| errdex_catalog::RULES_MODEL.to_string());
     let mut summary = Summary::default();
     let mut facts_time = Duration::ZERO;
     let mut model_time = Duration::ZERO;

@@ -3,7 +3,7 @@
 use crate::Failure;
 use errdex_catalog::{Catalog, SnapshotInput, WriteSummary};
 use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
-use errdex_model::{Kind, Origin};
+use errdex_model::{ErrorId, Origin};
 use errdex_source::{Snapshot, SourceSpec};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -500,12 +500,25 @@ fn trace(
         .collect();
     let found = history::introductions(h.dir, h.rev, &keys, &|p| extractor.handles(p))
         .map_err(Failure::input)?;
+    // Counted per error (the catalogue's identity), not per site.
+    let ids: Vec<ErrorId> = extraction
+        .sites
+        .iter()
+        .map(|s| {
+            ErrorId::compute(
+                &snapshot.meta.repo,
+                &extraction.language,
+                s.kind,
+                &s.template,
+                &s.item_path,
+            )
+        })
+        .collect();
     let mut origins = Vec::new();
-    let mut by_error: HashMap<(Kind, &str, String), &Origin> = HashMap::new();
+    let mut by_error: HashMap<ErrorId, &Origin> = HashMap::new();
     for (i, k) in site_keys.iter().enumerate() {
         if let Some(o) = k.and_then(|k| found.origins[k].as_ref()) {
-            let s = &extraction.sites[i];
-            by_error.insert((s.kind, s.item_path.as_str(), s.template.normalized()), o);
+            by_error.insert(ids[i], o);
             origins.push((i, o.clone()));
         }
     }
@@ -514,11 +527,7 @@ fn trace(
         .filter(|o| matches!(o, Origin::Commit(_)))
         .count();
     let shallow = by_error.len() - traced;
-    let errors: HashSet<(Kind, &str, String)> = extraction
-        .sites
-        .iter()
-        .map(|s| (s.kind, s.item_path.as_str(), s.template.normalized()))
-        .collect();
+    let errors: HashSet<ErrorId> = ids.into_iter().collect();
     Ok((
         origins,
         HistorySummary {
