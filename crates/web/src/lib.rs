@@ -68,11 +68,20 @@ pub fn app(state: Shared) -> Router {
         .with_state(state)
 }
 
-/// Security headers on every response; oversized query strings refused.
+/// Security headers on every response; oversized query strings and bodies
+/// whose declared length is over [`MAX_BODY`] refused before anything is
+/// read (a body without a length is cut at the limit as it is read).
 async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let too_long = req.uri().query().is_some_and(|q| q.len() > MAX_QUERY);
+    let too_big = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok())
+        .is_some_and(|n| n > MAX_BODY);
     let mut resp = if too_long {
         (StatusCode::URI_TOO_LONG, "query string too long").into_response()
+    } else if too_big {
+        (StatusCode::PAYLOAD_TOO_LARGE, "request body over 1 MiB").into_response()
     } else {
         next.run(req).await
     };
