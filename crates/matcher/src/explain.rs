@@ -5,6 +5,7 @@
 use crate::index::{file_name, Index};
 use crate::input::{self, Location, Message};
 use crate::pattern::{normalize, Found};
+use crate::stdtext;
 use errdex_model::Kind;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -14,8 +15,12 @@ use std::rc::Rc;
 const MAX_MESSAGE: usize = 16 * 1024;
 /// Sites listed per message at most.
 const MAX_PER_MESSAGE: usize = 10;
-/// Inner layers explained below a match.
-const MAX_DEPTH: u32 = 2;
+/// Inner layers explained below a match (a printed value nests a few).
+const MAX_DEPTH: u32 = 6;
+/// Inner matches explained per message, at most.
+const MAX_INNER: usize = 24;
+/// A site in test code (an expectation, not an origin) counts this share.
+const TEST_SITE_WEIGHT: f64 = 0.8;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
 /// Templates whose sites are ranked per query, at most.
@@ -28,6 +33,8 @@ const MAX_RESEMBLANCE: usize = 48;
 const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A literal in test code (an expectation, not an origin) counts less.
 const TEST_LITERAL_WEIGHT: f64 = 0.5;
+/// A match scoring less explains too little of its message to be named.
+const MIN_SCORE: f64 = 0.3;
 /// An inner match is the root cause when its template explains more than
 /// this share of the characters its wrapper's template does.
 const ROOT_SHARE: f64 = 0.5;
@@ -58,6 +65,9 @@ pub enum MatchKind {
     Site(Kind),
     /// A string literal.
     Literal,
+    /// The line a report names in an indexed snapshot, where no site was
+    /// extracted (an implicit panic: indexing, arithmetic, a std call).
+    Location,
 }
 
 impl MatchKind {
@@ -66,6 +76,7 @@ impl MatchKind {
         match self {
             MatchKind::Site(k) => k.as_str(),
             MatchKind::Literal => "literal",
+            MatchKind::Location => "location",
         }
     }
 }
@@ -129,17 +140,22 @@ pub struct Match {
     pub literal_chars: usize,
 }
 
-/// The answer: the messages found and the sites that explain them, per
-/// message best first.
+/// The answer: the messages found and the sites that explain them, in one
+/// ranked list whose first entry is the site the user is looking for (the
+/// innermost layer a library site explains).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Explanation {
     /// Messages found in the input.
     pub messages: Vec<Message>,
-    /// Matches, grouped by message, best first within each.
+    /// Matches, best first: the answer of the most telling message, the
+    /// layers that wrap it, the alternatives, then the other messages.
     pub matches: Vec<Match>,
-    /// Per message, the index in `matches` of its most specific
-    /// explanation (see [`Explanation::best`]).
+    /// Per message, the index in `matches` of its answer (the root cause
+    /// under wrappers, or the site at the reported location).
     pub best: Vec<Option<usize>>,
+    /// Messages that no indexed site explains (the user's own context
+    /// lines, prose, text from code that is not indexed).
+    pub unexplained: Vec<usize>,
 }
 
 impl Explanation {
@@ -148,38 +164,13 @@ impl Explanation {
         !self.matches.is_empty()
     }
 
-    /// The most specific explanation of message `mi`: its best match, then,
-    /// while an inner error printed in one of its holes is matched whole,
-    /// that inner match (the root cause under a wrapper).
+    /// The answer for message `mi`.
     pub fn best(&self, mi: usize) -> Option<&Match> {
         self.best
             .get(mi)
             .copied()
             .flatten()
             .map(|i| &self.matches[i])
-    }
-
-    fn best_index(&self, mi: usize) -> Option<usize> {
-        let mut cur = self
-            .matches
-            .iter()
-            .position(|m| m.message == mi && m.inner_of.is_none())?;
-        loop {
-            let inner = self
-                .matches
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| {
-                    m.inner_of == Some(cur)
-                        && m.evidence.contains(&Evidence::Template)
-                        && is_root_cause(&self.matches[cur], m)
-                })
-                .max_by(|a, b| a.1.score.total_cmp(&b.1.score));
-            match inner {
-                Some((i, _)) => cur = i,
-                None => return Some(cur),
-            }
-        }
     }
 }
 
@@ -233,17 +224,21 @@ struct Candidate {
     found: Option<Rc<Found>>,
     evidence: EvidenceSet,
     location: f64,
-    /// The input names a location, so location counts in the score.
-    input_located: bool,
+    /// The report's location names this site's crate version and file
+    /// (a registry path): where the panic happened, whatever the text.
+    at_location: bool,
     is_test: bool,
 }
 
 impl Candidate {
-    /// Text explained, location (when the input names one), version,
-    /// library code first.
+    /// A site the report locates comes first (text agreement orders those);
+    /// else the text it explains, with a little for the version and less
+    /// for test code.
     fn score(&self) -> f64 {
-        let mut s = if self.input_located {
-            0.7 * self.text + 0.3 * self.location
+        let mut s = if self.at_location {
+            0.8 + 0.2 * self.text.max(self.location * 0.5)
+        } else if self.location > 0.0 && self.text > 0.0 {
+            (self.text + 0.15 * self.location).min(1.0)
         } else {
             self.text
         };
@@ -251,38 +246,204 @@ impl Candidate {
             s += 0.02;
         }
         if self.is_test {
-            s *= 0.97;
+            s *= TEST_SITE_WEIGHT;
         }
         s.min(1.0)
+    }
+}
+
+/// One message's matches before they are merged into the answer's list.
+struct Local {
+    matches: Vec<Match>,
+    answer: Option<usize>,
+}
+
+/// How telling a layer of a printed value is: a message a crate wrote,
+/// then an enum variant (which error), then a struct (its data).
+fn layer_class(k: MatchKind) -> u8 {
+    match k {
+        MatchKind::Site(k) if k == Kind::DebugDerive => 1,
+        MatchKind::Site(k) if k == Kind::DebugVariant => 2,
+        MatchKind::Site(_) => 3,
+        MatchKind::Literal | MatchKind::Location => 0,
     }
 }
 
 impl Index {
     /// Explains pasted text.
     pub fn explain(&self, text: &str) -> Explanation {
-        let messages = input::parse(text);
+        let mut messages = input::parse(text);
+        let mut locals = Vec::with_capacity(messages.len());
+        for (mi, m) in messages.iter_mut().enumerate() {
+            m.std = stdtext::recognise(&m.text);
+            locals.push(self.explain_message(mi, m));
+        }
+        // The most telling message first: one with an answer, the deepest
+        // layer of a chain, the best answer.
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        let answer_score = |l: &Local| l.answer.map_or(-1.0, |a| l.matches[a].score);
+        order.sort_by(|&a, &b| {
+            let (la, lb) = (&locals[a], &locals[b]);
+            lb.answer
+                .is_some()
+                .cmp(&la.answer.is_some())
+                .then(messages[b].layer.cmp(&messages[a].layer))
+                .then(answer_score(lb).total_cmp(&answer_score(la)))
+                .then(a.cmp(&b))
+        });
         let mut matches = Vec::new();
-        for (mi, m) in messages.iter().enumerate() {
-            let ranked = self.rank(&m.text, m.location.as_ref(), &m.frames);
-            let first = matches.len();
-            for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
-                matches.push(self.to_match(mi, *target, c, &m.text, None));
+        let mut best = vec![None; messages.len()];
+        let mut unexplained = Vec::new();
+        for mi in order {
+            let local = std::mem::replace(
+                &mut locals[mi],
+                Local {
+                    matches: Vec::new(),
+                    answer: None,
+                },
+            );
+            if local.answer.is_none() {
+                unexplained.push(mi);
             }
-            if matches.len() > first {
-                self.explain_holes(mi, first, &mut matches, 1);
+            // The answer, the layers wrapping it (innermost first), the rest.
+            let mut seq: Vec<usize> = Vec::new();
+            let mut cur = local.answer;
+            while let Some(i) = cur {
+                seq.push(i);
+                cur = local.matches[i].inner_of;
+            }
+            for i in 0..local.matches.len() {
+                if !seq.contains(&i) {
+                    seq.push(i);
+                }
+            }
+            let base = matches.len();
+            let mut new_index = vec![0; local.matches.len()];
+            for (pos, &i) in seq.iter().enumerate() {
+                new_index[i] = base + pos;
+            }
+            best[mi] = local.answer.map(|a| new_index[a]);
+            let mut ms = local.matches;
+            for m in &mut ms {
+                m.inner_of = m.inner_of.map(|p| new_index[p]);
+            }
+            let mut slots: Vec<Option<Match>> = ms.into_iter().map(Some).collect();
+            for i in seq {
+                matches.push(slots[i].take().expect("each match is placed once"));
             }
         }
-        let mut x = Explanation {
+        unexplained.sort_unstable();
+        Explanation {
             messages,
             matches,
-            best: Vec::new(),
-        };
-        x.best = (0..x.messages.len()).map(|mi| x.best_index(mi)).collect();
-        x
+            best,
+            unexplained,
+        }
     }
 
-    /// Explains the longer hole texts of match `parent` as messages of
-    /// their own (an inner error printed by a wrapper).
+    /// One message: the sites its location names, the templates its text
+    /// matches and, layer by layer, what their holes printed; the answer is
+    /// the located site, else the innermost layer a site explains.
+    fn explain_message(&self, mi: usize, m: &Message) -> Local {
+        let mut out: Vec<Match> = Vec::new();
+        let ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, m.std.is_some());
+        let located = ranked.first().is_some_and(|(_, c)| c.at_location);
+        for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
+            if c.score() < MIN_SCORE && !c.at_location {
+                continue;
+            }
+            out.push(self.to_match(mi, *target, c, &m.text, None));
+        }
+        if !located {
+            if let Some(place) = m.location.as_ref().and_then(|l| self.place_match(mi, l)) {
+                out.insert(0, place);
+            }
+        }
+        let located = out.first().is_some_and(|k| {
+            k.kind == MatchKind::Location || k.evidence.contains(&Evidence::Location)
+        }) && m.location.as_ref().is_some_and(|l| l.registry.is_some());
+        // What std printed around a value: the value is the next layer.
+        let mut roots: Vec<usize> = Vec::new();
+        if let Some(payload) = m.std.as_ref().and_then(|s| s.payload.as_deref()) {
+            let first = out.len();
+            if let Some(k) = self.explain_value(mi, payload, None) {
+                out.push(k);
+                roots.push(first);
+                self.explain_holes(mi, first, &mut out, 1);
+            }
+        } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
+            roots.push(top);
+            self.explain_holes(mi, top, &mut out, 1);
+        }
+        let answer = if located {
+            Some(0)
+        } else {
+            roots
+                .first()
+                .map(|&r| self.innermost(&out, r))
+                .filter(|&a| out[a].score >= MIN_SCORE)
+        };
+        if answer.is_none() && !located {
+            // Nothing explains the message well enough to name a site.
+            out.retain(|k| k.score >= MIN_SCORE);
+        }
+        Local {
+            matches: out,
+            answer,
+        }
+    }
+
+    /// The deepest, most telling layer under match `root` that a site
+    /// explains whole.
+    fn innermost(&self, out: &[Match], root: usize) -> usize {
+        let depth = |mut i: usize| {
+            let mut d = 0;
+            while let Some(p) = out[i].inner_of {
+                d += 1;
+                i = p;
+            }
+            d
+        };
+        let mut best = root;
+        let mut best_key = (layer_class(out[root].kind), 0u32);
+        let mut stack = vec![root];
+        while let Some(i) = stack.pop() {
+            for (j, k) in out.iter().enumerate() {
+                if k.inner_of != Some(i) {
+                    continue;
+                }
+                stack.push(j);
+                if !k.evidence.contains(&Evidence::Template) || !is_root_cause(&out[i], k) {
+                    continue;
+                }
+                let key = (layer_class(k.kind), depth(j));
+                if key > best_key {
+                    best = j;
+                    best_key = key;
+                }
+            }
+        }
+        best
+    }
+
+    /// The best whole explanation of a printed value (a hole's text, an
+    /// `unwrap`'s payload), if a site explains it.
+    fn explain_value(&self, mi: usize, value: &str, parent: Option<usize>) -> Option<Match> {
+        let inner = unquote(value);
+        let t = inner.trim();
+        if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
+            return None;
+        }
+        let ranked = self.rank(t, None, &[], false);
+        let (target, c) = ranked.into_iter().find(|(target, c)| {
+            !matches!(target, Target::Literal(_))
+                || c.found.as_ref().is_some_and(|f| f.literal >= 12)
+        })?;
+        (c.text >= 0.5).then(|| self.to_match(mi, target, &c, t, parent))
+    }
+
+    /// Explains the hole texts of match `parent` as messages of their own
+    /// (an inner error printed by a wrapper, a field of a printed value).
     fn explain_holes(&self, mi: usize, parent: usize, out: &mut Vec<Match>, depth: u32) {
         if depth > MAX_DEPTH {
             return;
@@ -292,23 +453,45 @@ impl Index {
             .iter()
             .map(|c| c.value.clone())
             .collect();
-
         for value in values {
-            let inner = unquote(&value);
-            if inner.chars().count() < 8 || !inner.chars().any(char::is_alphabetic) {
-                continue;
+            if out.len() >= MAX_PER_MESSAGE + MAX_INNER {
+                return;
             }
-            let ranked = self.rank(&inner, None, &[]);
-            let Some((target, c)) = ranked.first() else {
+            let Some(k) = self.explain_value(mi, &value, Some(parent)) else {
                 continue;
             };
-            if c.text < 0.5 {
-                continue;
-            }
-            out.push(self.to_match(mi, *target, c, &inner, Some(parent)));
+            out.push(k);
             let child = out.len() - 1;
             self.explain_holes(mi, child, out, depth + 1);
         }
+    }
+
+    /// A match for the line a registry location names in an indexed
+    /// snapshot where no site stands (an implicit panic).
+    fn place_match(&self, mi: usize, loc: &Location) -> Option<Match> {
+        let r = loc.registry.as_ref()?;
+        let snapshot_id = *self
+            .snapshots
+            .get(&(format!("crate:{}", r.name), r.version.clone()))?;
+        Some(Match {
+            message: mi,
+            error_id: None,
+            repo: format!("crate:{}", r.name),
+            revision: r.version.clone(),
+            path: r.path.clone(),
+            line: loc.line,
+            end_line: loc.line,
+            kind: MatchKind::Location,
+            template: String::new(),
+            snapshot_id,
+            score: 0.8,
+            evidence: vec![Evidence::Location, Evidence::Version],
+            captures: Vec::new(),
+            unexplained: Vec::new(),
+            inner_of: None,
+            is_test: false,
+            literal_chars: 0,
+        })
     }
 
     fn to_match(
@@ -409,16 +592,17 @@ impl Index {
         }
     }
 
-    /// Candidate sites for a message, best first.
+    /// Candidate sites for a message, best first. `std_text`: the message
+    /// is std's own text, so only located sites can have printed it.
     fn rank(
         &self,
         text: &str,
         location: Option<&Location>,
         frames: &[Location],
+        std_text: bool,
     ) -> Vec<(Target, Candidate)> {
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let input_located = location.is_some() || !frames.is_empty();
         let mut cands: HashMap<Target, Candidate> = HashMap::new();
 
         let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
@@ -442,6 +626,9 @@ impl Index {
                     .location
                     .max(if column_ok { weight } else { weight * 0.9 });
                 c.evidence.push(ev);
+                if ev == Evidence::Location && loc.registry.is_some() {
+                    c.at_location = true;
+                }
                 if version {
                     c.evidence.push(Evidence::Version);
                 }
@@ -515,7 +702,14 @@ impl Index {
                 let e = &self.entries[entry as usize];
                 for (site, s) in e.error.sites.iter().enumerate() {
                     let key = Target::Site(entry, site as u32);
-                    if taken >= MAX_SITES_PER_TEMPLATE && !cands.contains_key(&key) {
+                    let seen = cands.contains_key(&key);
+                    if taken >= MAX_SITES_PER_TEMPLATE && !seen {
+                        continue;
+                    }
+                    // std's texts (`unwrap`) and messages std wrote are
+                    // printed by std: a site holding them is the answer only
+                    // where the report locates it.
+                    if !seen && (std_text || is_std_wrapper(e.error.kind)) {
                         continue;
                     }
                     taken += 1;
@@ -533,6 +727,9 @@ impl Index {
                     }
                 }
             }
+            if std_text {
+                continue;
+            }
             for &l in self.literals_by_pattern.get(&pid).into_iter().flatten() {
                 let in_tests = is_test_path(&self.literals[l as usize].path);
                 let c = cands.entry(Target::Literal(l)).or_default();
@@ -547,11 +744,13 @@ impl Index {
             }
         }
         for (t, c) in cands.iter_mut() {
-            c.input_located = input_located;
             if let Target::Site(e, s) = t {
                 c.is_test = self.entries[*e as usize].error.sites[*s as usize].is_test;
             }
         }
+        // A location outside the registry (a relative path) is only
+        // evidence for a site whose template also explains the text.
+        cands.retain(|_, c| c.at_location || c.text > 0.0);
         let mut scored: Vec<(f64, Target, Candidate)> =
             cands.into_iter().map(|(t, c)| (c.score(), t, c)).collect();
         scored.sort_by(|a, b| {
@@ -560,6 +759,11 @@ impl Index {
         });
         scored.into_iter().map(|(_, t, c)| (t, c)).collect()
     }
+}
+
+/// Kinds whose text std writes (`unwrap`'s): located by the method call.
+fn is_std_wrapper(kind: Kind) -> bool {
+    matches!(kind, Kind::Unwrap | Kind::UnwrapErr)
 }
 
 /// Whether a reported path names this site; and whether it names this
@@ -587,10 +791,15 @@ fn path_agrees(loc: &Location, repo: &str, revision: &str, site_path: &str) -> (
 /// the literal index is never the cause of its wrapper (it is the value a
 /// hole printed, such as a position's name).
 fn is_root_cause(outer: &Match, inner: &Match) -> bool {
-    let wrapper = matches!(
-        outer.kind,
-        MatchKind::Site(Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr)
-    );
+    let wrapper = match outer.kind {
+        MatchKind::Site(k) => {
+            matches!(
+                k,
+                Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr
+            ) || k.is_debug_shape()
+        }
+        MatchKind::Literal | MatchKind::Location => false,
+    };
     let site = matches!(inner.kind, MatchKind::Site(_));
     site && (wrapper || inner.literal_chars as f64 > outer.literal_chars as f64 * ROOT_SHARE)
 }

@@ -54,6 +54,8 @@ pub struct Index {
     pub(crate) pattern_words: Vec<Box<[u64]>>,
     /// (file name, reported line) → (entry, site index).
     pub(crate) by_line: HashMap<(String, u32), Vec<(u32, u32)>>,
+    /// (repo, revision) → snapshot row id, for locations in indexed code.
+    pub(crate) snapshots: HashMap<(String, String), i64>,
 }
 
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
@@ -96,7 +98,11 @@ impl Index {
         let mut by_pattern: Vec<Vec<u32>> = Vec::new();
         let mut entries = Vec::with_capacity(errors.len());
         let mut by_line: HashMap<(String, u32), Vec<(u32, u32)>> = HashMap::new();
+        let mut snapshots: HashMap<(String, String), i64> = HashMap::new();
         for (i, error) in errors.into_iter().enumerate() {
+            snapshots
+                .entry((error.repo.clone(), error.revision.clone()))
+                .or_insert(error.snapshot_id);
             let suffix = has_debug_suffix(error.kind);
             let key = (error.template.clone(), suffix);
             let pid = *pattern_ids.entry(key).or_insert_with(|| {
@@ -169,6 +175,7 @@ impl Index {
             anchors,
             pattern_words,
             by_line,
+            snapshots,
         }
     }
 

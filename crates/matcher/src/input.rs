@@ -69,6 +69,9 @@ pub struct Message {
     pub origin: Origin,
     /// For `Caused by:` layers, the depth (0 = the top error).
     pub layer: u32,
+    /// The message is std's own text (set by the matcher).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub std: Option<crate::stdtext::StdText>,
 }
 
 /// Why an input cannot be read.
@@ -231,6 +234,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 frames,
                 origin: Origin::Panic,
                 layer: 0,
+                std: None,
             });
             continue;
         }
@@ -243,6 +247,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 frames,
                 origin: Origin::Panic,
                 layer: 0,
+                std: None,
             });
             continue;
         }
@@ -253,6 +258,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 frames: Vec::new(),
                 origin: Origin::ErrorLine,
                 layer: 0,
+                std: None,
             });
             i += 1;
             // `Caused by:` follows after a blank line.
@@ -279,6 +285,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                             frames: Vec::new(),
                             origin: Origin::Cause,
                             layer,
+                            std: None,
                         });
                         layer += 1;
                     }
@@ -306,6 +313,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 frames: Vec::new(),
                 origin,
                 layer: 0,
+                std: None,
             });
         }
         i += 1;

@@ -10,8 +10,10 @@ mod explain;
 mod index;
 pub mod input;
 mod pattern;
+mod stdtext;
 
 pub use explain::{Captured, Evidence, Explanation, Match, MatchKind};
 pub use index::{Entry, Index};
 pub use input::{InputError, Location, Message, Origin};
 pub use pattern::{normalize, Pattern};
+pub use stdtext::StdText;

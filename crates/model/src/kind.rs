@@ -65,11 +65,17 @@ pub enum Kind {
     Eprintln,
     /// `compile_error!`.
     CompileError,
+    /// A struct whose derived `Debug` prints it (`Name`, `Name(..)`,
+    /// `Name { field: .. }`): the declaration a `{:?}` of a value points to.
+    DebugDerive,
+    /// An enum variant whose derived `Debug` prints it: which error of an
+    /// error enum a `{:?}` shows.
+    DebugVariant,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 28] = [
+    pub const ALL: [Kind; 30] = [
         Kind::Panic,
         Kind::Unreachable,
         Kind::Unimplemented,
@@ -98,6 +104,8 @@ impl Kind {
         Kind::LogWarn,
         Kind::Eprintln,
         Kind::CompileError,
+        Kind::DebugDerive,
+        Kind::DebugVariant,
     ];
 
     /// The stable name (`snake_case`).
@@ -131,7 +139,15 @@ impl Kind {
             Kind::LogWarn => "log_warn",
             Kind::Eprintln => "eprintln",
             Kind::CompileError => "compile_error",
+            Kind::DebugDerive => "debug_derive",
+            Kind::DebugVariant => "debug_variant",
         }
+    }
+
+    /// True for the shapes of derived `Debug` output (a declaration, not a
+    /// place that raises an error).
+    pub fn is_debug_shape(self) -> bool {
+        matches!(self, Kind::DebugDerive | Kind::DebugVariant)
     }
 
     /// True for kinds that abort the thread with a panic report, whose header

@@ -16,6 +16,8 @@ pub struct Attrs<'t> {
     pub should_panic: Option<Option<String>>,
     /// `#[derive(.., Error, ..)]`.
     pub derive_error: bool,
+    /// `#[derive(.., Debug, ..)]`.
+    pub derive_debug: bool,
     /// The token tree of `#[error(..)]`.
     pub error: Option<Node<'t>>,
     /// Doc comment text, lines joined with `\n`.
@@ -95,7 +97,10 @@ impl<'t> Attrs<'t> {
                     self.cfg_test = true;
                 }
             }
-            "derive" if has_word(args_text, "Error") => self.derive_error = true,
+            "derive" => {
+                self.derive_error |= has_word(args_text, "Error");
+                self.derive_debug |= has_word(args_text, "Debug");
+            }
             "error" => self.error = args,
             "doc" => {
                 if let Some(value) = attr.child_by_field_name("value") {

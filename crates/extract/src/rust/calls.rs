@@ -812,8 +812,45 @@ impl<'a> Walker<'a> {
                 self.thiserror_site(tt, fields);
             }
         }
+        if attrs.derive_debug && !self.in_test() {
+            self.debug_derive_sites(node);
+        }
         self.visit_children(node);
         self.frames.pop();
+    }
+
+    /// Derived `Debug`: one site per struct, or per variant of an enum,
+    /// whose template is what `{:?}` prints (`Name`, `Name({0:?})`,
+    /// `Name { field: {field:?} }`), so that a printed value leads to its
+    /// declaration.
+    fn debug_derive_sites(&mut self, node: Node) {
+        let body = node.child_by_field_name("body");
+        if node.kind() != "enum_item" {
+            let name = node.child_by_field_name("name");
+            if let Some(name) = name {
+                let template = debug_shape(self.text(name), body, self.src());
+                let site = self.new_site(node, name, Kind::DebugDerive, template);
+                self.push(site);
+            }
+            return;
+        }
+        let Some(body) = body else { return };
+        let mut c = body.walk();
+        let variants: Vec<Node> = body
+            .named_children(&mut c)
+            .filter(|v| v.kind() == "enum_variant")
+            .collect();
+        for v in variants {
+            let Some(name) = v.child_by_field_name("name") else {
+                continue;
+            };
+            let vname = self.text(name);
+            let template = debug_shape(vname, v.child_by_field_name("body"), self.src());
+            self.frames.push(Frame::named(vname));
+            let site = self.new_site(v, name, Kind::DebugVariant, template);
+            self.push(site);
+            self.frames.pop();
+        }
     }
 
     fn thiserror_variants(&mut self, body: Node, default: Option<Node>) {
@@ -881,6 +918,67 @@ impl<'a> Walker<'a> {
         site.delegates_to = delegates;
         self.push(site);
     }
+}
+
+/// What derived `Debug` prints for a type or variant named `name` with
+/// fields `body`: `Name`, `Name({0:?}, {1:?})`, `Name { a: {a:?} }`.
+fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
+    let mut t = Template::literal(name);
+    let Some(body) = body else { return t };
+    let mut c = body.walk();
+    let fields: Vec<Node> = body
+        .named_children(&mut c)
+        .filter(|f| f.kind() == "field_declaration")
+        .collect();
+    let hole = |arg: String| errdex_model::Hole {
+        arg,
+        spec: "?".into(),
+    };
+    match body.kind() {
+        "ordered_field_declaration_list" => {
+            // Tuple fields are the list's type children.
+            let mut c = body.walk();
+            let n = body
+                .named_children(&mut c)
+                .filter(|f| {
+                    !matches!(
+                        f.kind(),
+                        "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment"
+                    )
+                })
+                .count();
+            if n == 0 {
+                t.push_lit("()");
+                return t;
+            }
+            t.push_lit("(");
+            for i in 0..n {
+                if i > 0 {
+                    t.push_lit(", ");
+                }
+                t.push_hole(hole(i.to_string()));
+            }
+            t.push_lit(")");
+        }
+        "field_declaration_list" if !fields.is_empty() => {
+            t.push_lit(" { ");
+            for (i, f) in fields.iter().enumerate() {
+                let fname = f
+                    .child_by_field_name("name")
+                    .and_then(|n| n.utf8_text(src).ok())
+                    .unwrap_or("");
+                let fname = fname.strip_prefix("r#").unwrap_or(fname);
+                if i > 0 {
+                    t.push_lit(", ");
+                }
+                t.push_lit(&format!("{fname}: "));
+                t.push_hole(hole(fname.to_string()));
+            }
+            t.push_lit(" }");
+        }
+        _ => {}
+    }
+    t
 }
 
 /// The argument expressions of a call.

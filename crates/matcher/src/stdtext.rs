@@ -1,0 +1,220 @@
+//! Messages written by Rust's std and core, not by any indexed crate:
+//! `unwrap`'s texts around a payload, index and arithmetic panics, the
+//! standard parse and I/O errors. Recognised so that the answer is the
+//! report's location (a crate's line) or the payload, never an unrelated
+//! crate site that happens to hold the same text.
+
+use crate::pattern::{normalize, Pattern};
+use errdex_model::{Hole, Template};
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// std's own text found in a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StdText {
+    /// What printed it (`Result::unwrap`, `slice indexing`, `integer parsing`…).
+    pub source: &'static str,
+    /// The template std prints.
+    pub template: &'static str,
+    /// The value std printed inside its text (the `Err` of an `unwrap`), to
+    /// explain in turn.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payload: Option<String>,
+}
+
+struct Known {
+    source: &'static str,
+    template: &'static str,
+    pattern: Pattern,
+    /// The hole holding a payload to explain further.
+    payload: bool,
+}
+
+/// (what prints it, template with `{}` holes, the last hole is a payload).
+const TEXTS: &[(&str, &str, bool)] = &[
+    (
+        "Result::unwrap",
+        "called `Result::unwrap()` on an `Err` value: {}",
+        true,
+    ),
+    (
+        "Result::unwrap_err",
+        "called `Result::unwrap_err()` on an `Ok` value: {}",
+        true,
+    ),
+    (
+        "Option::unwrap",
+        "called `Option::unwrap()` on a `None` value",
+        false,
+    ),
+    (
+        "slice indexing",
+        "index out of bounds: the len is {} but the index is {}",
+        false,
+    ),
+    (
+        "slice indexing",
+        "range end index {} out of range for slice of length {}",
+        false,
+    ),
+    (
+        "slice indexing",
+        "range start index {} out of range for slice of length {}",
+        false,
+    ),
+    (
+        "slice indexing",
+        "slice index starts at {} but ends at {}",
+        false,
+    ),
+    (
+        "str indexing",
+        "byte index {} is out of bounds of {}",
+        false,
+    ),
+    (
+        "str indexing",
+        "byte index {} is not a char boundary; {}",
+        false,
+    ),
+    (
+        "Vec::remove",
+        "removal index (is {}) should be < len (is {})",
+        false,
+    ),
+    (
+        "Vec::insert",
+        "insertion index (is {}) should be <= len (is {})",
+        false,
+    ),
+    (
+        "Vec::swap_remove",
+        "swap_remove index (is {}) should be < len (is {})",
+        false,
+    ),
+    ("arithmetic", "attempt to add with overflow", false),
+    ("arithmetic", "attempt to subtract with overflow", false),
+    ("arithmetic", "attempt to multiply with overflow", false),
+    ("arithmetic", "attempt to divide with overflow", false),
+    ("arithmetic", "attempt to negate with overflow", false),
+    ("arithmetic", "attempt to shift left with overflow", false),
+    ("arithmetic", "attempt to shift right with overflow", false),
+    ("arithmetic", "attempt to divide by zero", false),
+    (
+        "arithmetic",
+        "attempt to calculate the remainder with a divisor of zero",
+        false,
+    ),
+    ("allocation", "capacity overflow", false),
+    ("RefCell", "already borrowed: BorrowMutError", false),
+    ("RefCell", "already mutably borrowed: BorrowError", false),
+    ("integer parsing", "invalid digit found in string", false),
+    (
+        "integer parsing",
+        "cannot parse integer from empty string",
+        false,
+    ),
+    (
+        "integer parsing",
+        "number too large to fit in target type",
+        false,
+    ),
+    (
+        "integer parsing",
+        "number too small to fit in target type",
+        false,
+    ),
+    ("float parsing", "invalid float literal", false),
+    (
+        "float parsing",
+        "cannot parse float from empty string",
+        false,
+    ),
+    (
+        "bool parsing",
+        "provided string was not `true` or `false`",
+        false,
+    ),
+    ("char parsing", "too many characters in string", false),
+    (
+        "UTF-8",
+        "invalid utf-8 sequence of {} bytes from index {}",
+        false,
+    ),
+    (
+        "UTF-8",
+        "incomplete utf-8 byte sequence from index {}",
+        false,
+    ),
+    ("I/O", "No such file or directory (os error {})", false),
+    ("I/O", "Permission denied (os error {})", false),
+    ("I/O", "failed to fill whole buffer", false),
+    ("I/O", "failed to write whole buffer", false),
+    ("panic!", "explicit panic", false),
+];
+
+fn known() -> &'static [Known] {
+    static K: OnceLock<Vec<Known>> = OnceLock::new();
+    K.get_or_init(|| {
+        TEXTS
+            .iter()
+            .map(|&(source, template, payload)| {
+                let mut t = Template::new();
+                for (i, part) in template.split("{}").enumerate() {
+                    if i > 0 {
+                        t.push_hole(Hole {
+                            arg: String::new(),
+                            spec: String::new(),
+                        });
+                    }
+                    t.push_lit(part);
+                }
+                Known {
+                    source,
+                    template,
+                    pattern: Pattern::new(&t, false),
+                    payload,
+                }
+            })
+            .collect()
+    })
+}
+
+/// std's text when the whole message is one.
+pub fn recognise(text: &str) -> Option<StdText> {
+    let norm = normalize(text);
+    known().iter().find_map(|k| {
+        let found = k.pattern.full(&norm)?;
+        let payload = k
+            .payload
+            .then(|| k.pattern.captures(&found, &norm).pop().map(|c| c.value))
+            .flatten()
+            .filter(|p| !p.is_empty());
+        Some(StdText {
+            source: k.source,
+            template: k.template,
+            payload,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unwrap_payload_is_taken_out() {
+        let s = recognise("called `Result::unwrap()` on an `Err` value: InvalidLength(9)").unwrap();
+        assert_eq!(s.source, "Result::unwrap");
+        assert_eq!(s.payload.as_deref(), Some("InvalidLength(9)"));
+        let s = recognise("called `Option::unwrap()` on a `None` value").unwrap();
+        assert_eq!((s.source, s.payload), ("Option::unwrap", None));
+        assert_eq!(
+            recognise("index out of bounds: the len is 3 but the index is 7")
+                .unwrap()
+                .source,
+            "slice indexing"
+        );
+        assert!(recognise("invalid length 9").is_none());
+    }
+}
