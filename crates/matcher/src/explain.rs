@@ -406,13 +406,14 @@ impl Index {
         };
         let mut best = root;
         let mut best_key = (layer_class(out[root].kind), 0u32);
-        let mut stack = vec![root];
-        while let Some(i) = stack.pop() {
+        // Breadth first, holes in order: of equal layers the first printed wins.
+        let mut queue = std::collections::VecDeque::from([root]);
+        while let Some(i) = queue.pop_front() {
             for (j, k) in out.iter().enumerate() {
                 if k.inner_of != Some(i) {
                     continue;
                 }
-                stack.push(j);
+                queue.push_back(j);
                 if !k.evidence.contains(&Evidence::Template) || !is_root_cause(&out[i], k) {
                     continue;
                 }
@@ -428,18 +429,47 @@ impl Index {
 
     /// The best whole explanation of a printed value (a hole's text, an
     /// `unwrap`'s payload), if a site explains it.
-    fn explain_value(&self, mi: usize, value: &str, parent: Option<usize>) -> Option<Match> {
-        let inner = unquote(value);
+    /// Of equally good sites, one in the snapshot of the parent layer
+    /// (which printed the value) is taken.
+    fn explain_value(
+        &self,
+        mi: usize,
+        value: &str,
+        parent: Option<(usize, i64)>,
+    ) -> Option<Match> {
+        let inner = unquote(strip_std_shapes(value));
         let t = inner.trim();
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
             return None;
         }
         let ranked = self.rank(t, None, &[], false);
-        let (target, c) = ranked.into_iter().find(|(target, c)| {
-            !matches!(target, Target::Literal(_))
-                || c.found.as_ref().is_some_and(|f| f.literal >= 12)
-        })?;
-        (c.text >= 0.5).then(|| self.to_match(mi, target, &c, t, parent))
+        let usable = |(target, c): &(Target, Candidate)| {
+            c.text >= 0.5
+                && (!matches!(target, Target::Literal(_))
+                    || c.found.as_ref().is_some_and(|f| f.literal >= 12))
+        };
+        let mut usable = ranked.into_iter().filter(usable);
+        let (mut target, mut c) = usable.next()?;
+        if let Some((_, snapshot)) = parent {
+            if self.snapshot_of(target) != snapshot {
+                let top = c.score();
+                if let Some(same) = usable
+                    .take_while(|(_, k)| k.score() >= top - 1e-9)
+                    .find(|(t, _)| self.snapshot_of(*t) == snapshot)
+                {
+                    (target, c) = same;
+                }
+            }
+        }
+        Some(self.to_match(mi, target, &c, t, parent.map(|p| p.0)))
+    }
+
+    /// The snapshot row of a target.
+    fn snapshot_of(&self, t: Target) -> i64 {
+        match t {
+            Target::Site(e, _) => self.entries[e as usize].error.snapshot_id,
+            Target::Literal(l) => self.literals[l as usize].snapshot_id,
+        }
     }
 
     /// Explains the hole texts of match `parent` as messages of their own
@@ -457,7 +487,7 @@ impl Index {
             if out.len() >= MAX_PER_MESSAGE + MAX_INNER {
                 return;
             }
-            let Some(k) = self.explain_value(mi, &value, Some(parent)) else {
+            let Some(k) = self.explain_value(mi, &value, Some((parent, out[parent].snapshot_id))) else {
                 continue;
             };
             out.push(k);
@@ -795,7 +825,7 @@ fn is_root_cause(outer: &Match, inner: &Match) -> bool {
         MatchKind::Site(k) => {
             matches!(
                 k,
-                Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr
+                Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr | Kind::DebugImpl
             ) || k.is_debug_shape()
         }
         MatchKind::Literal | MatchKind::Location => false,
@@ -807,6 +837,23 @@ fn is_root_cause(outer: &Match, inner: &Match) -> bool {
 /// Test code by path (`tests/`, `benches/`, `tests.rs`).
 fn is_test_path(path: &str) -> bool {
     path.split('/').any(|p| p == "tests" || p == "benches") || path.ends_with("/tests.rs")
+}
+
+/// A value without std's `Option`/`Result` wrappers around it
+/// (`Some(x)` → `x`); `None` prints nothing of a crate's.
+fn strip_std_shapes(s: &str) -> &str {
+    let mut t = s.trim();
+    while let Some(inner) = ["Some(", "Ok(", "Err("]
+        .iter()
+        .find_map(|p| t.strip_prefix(p)?.strip_suffix(')'))
+    {
+        t = inner.trim();
+    }
+    if t == "None" {
+        ""
+    } else {
+        t
+    }
 }
 
 /// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`).

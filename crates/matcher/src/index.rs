@@ -63,6 +63,11 @@ fn has_debug_suffix(kind: Kind) -> bool {
     matches!(kind, Kind::Expect | Kind::ExpectErr)
 }
 
+/// `Option`'s and `Result`'s variants as derived `Debug` prints them.
+fn is_std_shape(template: &str) -> bool {
+    template == "None" || ["Some(", "Ok(", "Err("].iter().any(|p| template.starts_with(p))
+}
+
 /// A word's hash, for the cheap all-words check.
 pub(crate) fn word_hash(w: &str) -> u64 {
     use std::hash::{BuildHasher, Hasher};
@@ -96,9 +101,15 @@ impl Index {
         let mut pattern_ids: HashMap<(Template, bool), u32> = HashMap::new();
         let mut patterns = Vec::new();
         let mut by_pattern: Vec<Vec<u32>> = Vec::new();
-        let mut entries = Vec::with_capacity(errors.len());
         let mut by_line: HashMap<(String, u32), Vec<(u32, u32)>> = HashMap::new();
         let mut snapshots: HashMap<(String, String), i64> = HashMap::new();
+        // std's own shapes (`Some(..)`, `None`, `Ok(..)`, `Err(..)`) are
+        // printed by `Option` and `Result`, whoever else declares the name.
+        let errors: Vec<MatchEntry> = errors
+            .into_iter()
+            .filter(|e| !(e.kind.is_debug_shape() && is_std_shape(&e.template.to_string())))
+            .collect();
+        let mut entries = Vec::with_capacity(errors.len());
         for (i, error) in errors.into_iter().enumerate() {
             snapshots
                 .entry((error.repo.clone(), error.revision.clone()))

@@ -936,9 +936,10 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
     };
     match body.kind() {
         "ordered_field_declaration_list" => {
-            // Tuple fields are the list's type children.
+            // Tuple fields are the list's type children; a `()` field
+            // prints as itself.
             let mut c = body.walk();
-            let n = body
+            let types: Vec<&str> = body
                 .named_children(&mut c)
                 .filter(|f| {
                     !matches!(
@@ -946,17 +947,21 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
                         "attribute_item" | "visibility_modifier" | "line_comment" | "block_comment"
                     )
                 })
-                .count();
-            if n == 0 {
-                t.push_lit("()");
+                .map(|f| f.utf8_text(src).unwrap_or(""))
+                .collect();
+            if types.is_empty() {
                 return t;
             }
             t.push_lit("(");
-            for i in 0..n {
+            for (i, ty) in types.iter().enumerate() {
                 if i > 0 {
                     t.push_lit(", ");
                 }
-                t.push_hole(hole(i.to_string()));
+                if *ty == "()" {
+                    t.push_lit("()");
+                } else {
+                    t.push_hole(hole(i.to_string()));
+                }
             }
             t.push_lit(")");
         }
