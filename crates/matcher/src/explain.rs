@@ -33,6 +33,20 @@ const MAX_RESEMBLANCE: usize = 48;
 const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A literal in test code (an expectation, not an origin) counts less.
 const TEST_LITERAL_WEIGHT: f64 = 0.5;
+/// How much of what a hole printed is explained, per layer, memoised per
+/// query: (value, snapshot of the layer that printed it) → characters.
+type Memo = std::cell::RefCell<HashMap<(String, i64), f64>>;
+/// Candidates weighed layer by layer per text, at most.
+const CHOICES: usize = 8;
+/// Layers weighed below a candidate, at most.
+const MAX_EXPLAINED_DEPTH: u32 = 4;
+/// A layer from another snapshot than the one that printed it counts this
+/// share of what it explains.
+const OTHER_SNAPSHOT: f64 = 0.7;
+/// A message is explained when its answer's layers cover this share of it.
+const MIN_SHARE: f64 = 0.3;
+/// A printed value is explained by a template covering this much of it.
+const MIN_VALUE_TEXT: f64 = 0.4;
 /// A match scoring less explains too little of its message to be named.
 const MIN_SCORE: f64 = 0.3;
 /// An inner match is the root cause when its template explains more than
@@ -346,8 +360,23 @@ impl Index {
     /// the located site, else the innermost layer a site explains.
     fn explain_message(&self, mi: usize, m: &Message) -> Local {
         let mut out: Vec<Match> = Vec::new();
-        let ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, m.std.is_some());
+        let mut ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, m.std.is_some());
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
+        let memo = Memo::default();
+        if !located {
+            // The template that, with what its holes print, explains the
+            // most of the message leads.
+            let norm = normalize(truncate(&m.text, MAX_MESSAGE));
+            if let Some(i) = self.choose(&ranked, &norm, None, 0, &memo) {
+                let (t, c) = &ranked[i];
+                let share =
+                    self.explained(*t, c, &norm, 0, &memo) / norm.chars().count().max(1) as f64;
+                if share >= MIN_SHARE {
+                    let top = ranked.remove(i);
+                    ranked.insert(0, top);
+                }
+            }
+        }
         for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
             if c.score() < MIN_SCORE && !c.at_location {
                 continue;
@@ -414,7 +443,9 @@ impl Index {
                     continue;
                 }
                 queue.push_back(j);
-                if !k.evidence.contains(&Evidence::Template) || !is_root_cause(&out[i], k) {
+                let whole = k.evidence.contains(&Evidence::Template)
+                    || (k.evidence.contains(&Evidence::TemplatePart) && layer_class(k.kind) == 3);
+                if !whole || !is_root_cause(&out[i], k) {
                     continue;
                 }
                 let key = (layer_class(k.kind), depth(j));
@@ -443,25 +474,93 @@ impl Index {
             return None;
         }
         let ranked = self.rank(t, None, &[], false);
-        let usable = |(target, c): &(Target, Candidate)| {
-            c.text >= 0.5
+        let memo = Memo::default();
+        let norm = normalize(t);
+        let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
+        let (target, c) = &ranked[i];
+        Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
+    }
+
+    /// Of the first candidates that explain enough of a value, the one that
+    /// explains the most of it layer by layer (one of the parent layer's
+    /// snapshot counting a little more).
+    fn choose(
+        &self,
+        ranked: &[(Target, Candidate)],
+        norm: &str,
+        parent_snapshot: Option<i64>,
+        depth: u32,
+        memo: &Memo,
+    ) -> Option<usize> {
+        let mut best: Option<(usize, f64)> = None;
+        // The first few, and those of the parent layer's snapshot.
+        let tried = ranked.iter().enumerate().take(MAX_PER_MESSAGE * 4).filter(|(i, (t, _))| {
+            *i < CHOICES || parent_snapshot == Some(self.snapshot_of(*t))
+        });
+        for (i, (target, c)) in tried {
+            let usable = c.text >= MIN_VALUE_TEXT
                 && (!matches!(target, Target::Literal(_))
-                    || c.found.as_ref().is_some_and(|f| f.literal >= 12))
-        };
-        let mut usable = ranked.into_iter().filter(usable);
-        let (mut target, mut c) = usable.next()?;
-        if let Some((_, snapshot)) = parent {
-            if self.snapshot_of(target) != snapshot {
-                let top = c.score();
-                if let Some(same) = usable
-                    .take_while(|(_, k)| k.score() >= top - 1e-9)
-                    .find(|(t, _)| self.snapshot_of(*t) == snapshot)
-                {
-                    (target, c) = same;
-                }
+                    || c.found.as_ref().is_some_and(|f| f.literal >= 12));
+            if !usable || c.at_location {
+                continue;
+            }
+            let mut v = self.explained(*target, c, norm, depth, memo);
+            if parent_snapshot.is_some_and(|p| p != self.snapshot_of(*target)) {
+                v *= OTHER_SNAPSHOT;
+            }
+            if c.is_test {
+                v *= TEST_SITE_WEIGHT;
+            }
+            if best.is_none_or(|(_, b)| v > b + 1e-9) {
+                best = Some((i, v));
             }
         }
-        Some(self.to_match(mi, target, &c, t, parent.map(|p| p.0)))
+        best.map(|(i, _)| i)
+    }
+
+    /// Characters of `norm` that candidate `c` explains: its literal text
+    /// and, hole by hole, what the best explanation of the hole's value
+    /// explains.
+    fn explained(&self, t: Target, c: &Candidate, norm: &str, depth: u32, memo: &Memo) -> f64 {
+        let Some(f) = &c.found else {
+            return c.text * norm.chars().count() as f64 * 0.5;
+        };
+        let mut total = f.literal as f64;
+        let Target::Site(entry, _) = t else {
+            return total;
+        };
+        if depth >= MAX_EXPLAINED_DEPTH {
+            return total;
+        }
+        let snapshot = self.snapshot_of(t);
+        for cap in self.patterns[self.entries[entry as usize].pattern].captures(f, norm) {
+            let v = unquote(strip_std_shapes(&cap.value));
+            let v = v.trim();
+            if v.chars().count() < 3 || !v.chars().any(char::is_alphabetic) {
+                continue;
+            }
+            let key = (v.to_string(), snapshot);
+            if let Some(x) = memo.borrow().get(&key) {
+                total += x;
+                continue;
+            }
+            let ranked = self.rank(v, None, &[], false);
+            let vn = normalize(v);
+            let x = self
+                .choose(&ranked, &vn, Some(snapshot), depth + 1, memo)
+                .map_or(0.0, |i| {
+                    let (t2, c2) = &ranked[i];
+                    let x = self.explained(*t2, c2, &vn, depth + 1, memo);
+                    if self.snapshot_of(*t2) == snapshot {
+                        x
+                    } else {
+                        x * OTHER_SNAPSHOT
+                    }
+                });
+            memo.borrow_mut().insert(key, x);
+            total += x;
+        }
+        total
     }
 
     /// The snapshot row of a target.

@@ -63,6 +63,45 @@ fn has_debug_suffix(kind: Kind) -> bool {
     matches!(kind, Kind::Expect | Kind::ExpectErr)
 }
 
+/// A free literal as a template: one that reads as a format string
+/// (`expected {}, found {name:?}`, braces doubled elsewhere) has holes
+/// where it has placeholders; any other is literal text.
+pub(crate) fn literal_template(text: &str) -> Template {
+    let mut t = Template::new();
+    let mut lit = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(['{', '}']) {
+        lit.push_str(&rest[..i]);
+        let tail = &rest[i..];
+        if tail.starts_with("{{") || tail.starts_with("}}") {
+            lit.push_str(&tail[..1]);
+            rest = &tail[2..];
+            continue;
+        }
+        let close = tail.starts_with('{').then(|| tail.find('}')).flatten();
+        let inner = close.map(|c| &tail[1..c]);
+        let (arg, spec) = match inner {
+            Some(inner) => inner.split_once(':').unwrap_or((inner, "")),
+            None => return Template::literal(text),
+        };
+        let is_arg = arg
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        if !is_arg || spec.contains(['{', '}']) {
+            return Template::literal(text);
+        }
+        t.push_lit(&std::mem::take(&mut lit));
+        t.push_hole(errdex_model::Hole {
+            arg: arg.to_string(),
+            spec: spec.to_string(),
+        });
+        rest = &tail[close.expect("a hole has its brace") + 1..];
+    }
+    lit.push_str(rest);
+    t.push_lit(&lit);
+    t
+}
+
 /// `Option`'s and `Result`'s variants as derived `Debug` prints them.
 fn is_std_shape(template: &str) -> bool {
     template == "None" || ["Some(", "Ok(", "Err("].iter().any(|p| template.starts_with(p))
@@ -136,7 +175,7 @@ impl Index {
         }
         let mut literals_by_pattern: HashMap<u32, Vec<u32>> = HashMap::new();
         for (i, l) in literals.iter().enumerate() {
-            let t = Template::literal(l.text.as_str());
+            let t = literal_template(&l.text);
             let pid = *pattern_ids.entry((t.clone(), false)).or_insert_with(|| {
                 patterns.push(Pattern::new(&t, false));
                 by_pattern.push(Vec::new());
