@@ -289,7 +289,13 @@ impl Index {
         let mut messages = input::parse(text);
         let mut locals = Vec::with_capacity(messages.len());
         for (mi, m) in messages.iter_mut().enumerate() {
-            m.std = stdtext::recognise(&m.text);
+            m.std = stdtext::recognise(&m.text).or_else(|| {
+                // A panic in code that is not indexed: the user's `expect`.
+                let in_index = m.location.as_ref().is_some_and(|l| self.locates(l));
+                (m.origin == input::Origin::Panic && !in_index)
+                    .then(|| stdtext::expect_payload(&m.text))
+                    .flatten()
+            });
             locals.push(self.explain_message(mi, m));
         }
         // The most telling message first: one with an answer, the deepest
@@ -525,7 +531,13 @@ impl Index {
         let Some(f) = &c.found else {
             return c.text * norm.chars().count() as f64 * 0.5;
         };
-        let mut total = f.literal as f64;
+        let pattern = match t {
+            Target::Site(entry, _) => Some(self.entries[entry as usize].pattern),
+            Target::Literal(_) => None,
+        };
+        let mut total = pattern.map_or(f.literal as f64 * LITERAL_WEIGHT, |p| {
+            self.patterns[p].literal_weight()
+        });
         let Target::Site(entry, _) = t else {
             return total;
         };
@@ -592,6 +604,24 @@ impl Index {
             out.push(k);
             let child = out.len() - 1;
             self.explain_holes(mi, child, out, depth + 1);
+        }
+    }
+
+    /// True when a location names a file of an indexed snapshot.
+    fn locates(&self, loc: &Location) -> bool {
+        match &loc.registry {
+            Some(r) => self
+                .snapshots
+                .contains_key(&(format!("crate:{}", r.name), r.version.clone())),
+            None => self
+                .by_line
+                .get(&(file_name(&loc.path).to_string(), loc.line))
+                .into_iter()
+                .flatten()
+                .any(|&(e, s)| {
+                    let e = &self.entries[e as usize].error;
+                    path_agrees(loc, &e.repo, &e.revision, &e.sites[s as usize].path).0
+                }),
         }
     }
 

@@ -5,9 +5,12 @@
 
 use crate::pattern::{words, Pattern};
 use errdex_catalog::{Catalog, LiteralEntry, MatchEntry};
-use errdex_model::{Kind, Template};
+use errdex_model::{Kind, Piece, Template};
 use std::collections::HashMap;
 
+/// A free literal read as a format string needs this many literal
+/// characters to be matched.
+const MIN_FORMAT_LITERAL: usize = 10;
 /// Each template is filed under this many of its rarest words.
 const ANCHORS: usize = 2;
 /// Words of a query looked up, at most.
@@ -176,6 +179,12 @@ impl Index {
         let mut literals_by_pattern: HashMap<u32, Vec<u32>> = HashMap::new();
         for (i, l) in literals.iter().enumerate() {
             let t = literal_template(&l.text);
+            // A format string of a few characters around holes (`{} or {}`)
+            // matches any text.
+            let has_hole = t.pieces().iter().any(|p| matches!(p, Piece::Hole(_)));
+            if has_hole && t.literal_len() < MIN_FORMAT_LITERAL {
+                continue;
+            }
             let pid = *pattern_ids.entry((t.clone(), false)).or_insert_with(|| {
                 patterns.push(Pattern::new(&t, false));
                 by_pattern.push(Vec::new());

@@ -16,11 +16,18 @@ enum Seg {
 }
 
 /// A compiled template.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Pattern {
     segs: Vec<Seg>,
     literal_len: usize,
+    /// Literal characters weighed by run length: a long run of text is
+    /// stronger evidence than the same characters in short pieces.
+    literal_weight: f64,
 }
+
+/// Runs of literal text this long or longer count in full; shorter ones
+/// count in proportion.
+const FULL_RUN: f64 = 12.0;
 
 /// What a hole took from the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,7 +129,21 @@ impl Pattern {
                 Seg::Hole(_) => 0,
             })
             .sum();
-        Pattern { segs, literal_len }
+        let literal_weight = segs
+            .iter()
+            .map(|s| match s {
+                Seg::Lit(l) => {
+                    let n = l.trim().chars().count() as f64;
+                    n * (n / FULL_RUN).min(1.0)
+                }
+                Seg::Hole(_) => 0.0,
+            })
+            .sum();
+        Pattern {
+            segs,
+            literal_len,
+            literal_weight,
+        }
     }
 
     /// The words a message that this template matches must contain: the
@@ -149,6 +170,12 @@ impl Pattern {
     /// Characters of literal text.
     pub fn literal_len(&self) -> usize {
         self.literal_len
+    }
+
+    /// Characters of literal text, runs shorter than a few words counting
+    /// in proportion to their length.
+    pub fn literal_weight(&self) -> f64 {
+        self.literal_weight
     }
 
     /// The literal segments.

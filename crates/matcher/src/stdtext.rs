@@ -198,6 +198,45 @@ pub fn recognise(text: &str) -> Option<StdText> {
     })
 }
 
+/// `Result::expect` in code that is not indexed prints the caller's
+/// message, `: `, then the error's `Debug`: a value such as `Name`,
+/// `Name(..)`, `Name { .. }` or a quoted string after the first `: ` that
+/// is followed by one.
+pub fn expect_payload(text: &str) -> Option<StdText> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(": ") {
+        let rest = text[from + i + 2..].trim();
+        if looks_like_debug_value(rest) {
+            return Some(StdText {
+                source: "Result::expect",
+                template: "{msg}: {err:?}",
+                payload: Some(rest.to_string()),
+            });
+        }
+        from += i + 2;
+    }
+    None
+}
+
+/// `Name`, `Name(..)`, `Name { .. }` (a path allowed) or `"…"`.
+fn looks_like_debug_value(s: &str) -> bool {
+    if s.starts_with('"') && s.ends_with('"') && s.len() > 1 {
+        return true;
+    }
+    let name_end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(s.len());
+    let (name, tail) = s.split_at(name_end);
+    let camel = name
+        .rsplit("::")
+        .next()
+        .is_some_and(|n| n.starts_with(|c: char| c.is_ascii_uppercase()) && n.len() > 1);
+    camel
+        && (tail.is_empty()
+            || (tail.starts_with('(') && tail.ends_with(')'))
+            || (tail.starts_with(" {") && tail.ends_with('}')))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,5 +255,14 @@ mod tests {
             "slice indexing"
         );
         assert!(recognise("invalid length 9").is_none());
+    }
+
+    #[test]
+    fn expect_message_then_debug_value() {
+        let s = expect_payload("grammar should accept it: Error { variant: X }").unwrap();
+        assert_eq!(s.payload.as_deref(), Some("Error { variant: X }"));
+        let s = expect_payload("config: bad: InvalidLength(9)").unwrap();
+        assert_eq!(s.payload.as_deref(), Some("InvalidLength(9)"));
+        assert!(expect_payload("failed to open: no such file").is_none());
     }
 }
