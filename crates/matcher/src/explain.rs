@@ -449,8 +449,15 @@ impl Index {
                     continue;
                 }
                 queue.push_back(j);
-                let whole = k.evidence.contains(&Evidence::Template)
-                    || (k.evidence.contains(&Evidence::TemplatePart) && layer_class(k.kind) == 3);
+                // Another crate's text inside a value must be a whole
+                // message of some length; a part of one only counts within
+                // the crate that printed the value.
+                let same = k.snapshot_id == out[i].snapshot_id;
+                let whole = (k.evidence.contains(&Evidence::Template)
+                    && (same || k.literal_chars >= 8))
+                    || (same
+                        && k.evidence.contains(&Evidence::TemplatePart)
+                        && layer_class(k.kind) == 3);
                 if !whole || !is_root_cause(&out[i], k) {
                     continue;
                 }

@@ -204,6 +204,7 @@ pub fn parse(text: &str) -> Vec<Message> {
     let clean = p.ansi.replace_all(text, "");
     let lines: Vec<&str> = clean.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut out: Vec<Message> = Vec::new();
+    let mut report_depth = 0;
     let mut i = 0;
     while i < lines.len() && out.len() < MAX_MESSAGES {
         let line = lines[i];
@@ -298,6 +299,29 @@ pub fn parse(text: &str) -> Vec<Message> {
             i += 1;
             continue;
         }
+        // A report's excerpt (gutter, carets, rules): decoration; what
+        // follows it is the report's reason, a layer below its header.
+        if is_decoration(line) {
+            while i < lines.len() && is_decoration(lines[i]) {
+                i += 1;
+            }
+            report_depth += 1;
+            continue;
+        }
+        if let Some(fields) = json_log(line) {
+            for (text, layer) in fields {
+                out.push(Message {
+                    text,
+                    location: None,
+                    frames: Vec::new(),
+                    origin: Origin::Log,
+                    layer,
+                    std: None,
+                });
+            }
+            i += 1;
+            continue;
+        }
         let (text, origin) = match p.log_prefix.captures(line) {
             Some(c) => (c[1].to_string(), Origin::Log),
             None => {
@@ -306,19 +330,63 @@ pub fn parse(text: &str) -> Vec<Message> {
                 (t.to_string(), Origin::Bare)
             }
         };
-        if !text.trim().is_empty() {
-            out.push(Message {
-                text,
-                location: None,
-                frames: Vec::new(),
-                origin,
-                layer: 0,
-                std: None,
-            });
+        // tracing's `error=…` field: the error is a layer below the event.
+        let (text, field) = match text.split_once(" error=") {
+            Some((event, err)) if origin == Origin::Log => {
+                (event.to_string(), Some(err.trim_matches('"').to_string()))
+            }
+            _ => (text, None),
+        };
+        for (text, layer) in std::iter::once((text, report_depth)).chain(field.map(|f| (f, report_depth + 1))) {
+            if !text.trim().is_empty() {
+                out.push(Message {
+                    text,
+                    location: None,
+                    frames: Vec::new(),
+                    origin,
+                    layer,
+                    std: None,
+                });
+            }
         }
         i += 1;
     }
     out
+}
+
+/// A line of a report's source excerpt: a gutter (`  |`, `1 | code`,
+/// `3 >   code`, `╭─[1:8]`, `·`, `╰──`), carets or a rule of dashes.
+fn is_decoration(line: &str) -> bool {
+    let t = line.trim();
+    if t.is_empty() {
+        return false;
+    }
+    let gutter = t
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start();
+    gutter.starts_with('|')
+        || gutter.starts_with('>') && t.starts_with(|c: char| c.is_ascii_digit())
+        || t.starts_with(['╭', '│', '·', '╰', '├', '┬', '┴', '─'])
+        || t.chars().all(|c| matches!(c, '^' | '~' | '-' | '=' | '─' | ' ' | '+'))
+        || (t.starts_with("i ") && t.contains('^'))
+}
+
+/// The message fields of a JSON log line (tracing's JSON format, most JSON
+/// loggers): `message` at its layer, `error` one below.
+fn json_log(line: &str) -> Option<Vec<(String, u32)>> {
+    let t = line.trim();
+    if !(t.starts_with('{') && t.ends_with('}')) {
+        return None;
+    }
+    let v: serde_json::Value = serde_json::from_str(t).ok()?;
+    let obj = v.get("fields").unwrap_or(&v);
+    let mut out = Vec::new();
+    for (key, layer) in [("message", 0), ("msg", 0), ("error", 1), ("err", 1)] {
+        if let Some(s) = obj.get(key).and_then(|x| x.as_str()) {
+            out.push((s.to_string(), layer));
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Reads backtrace frames after a panic message, keeping those outside std.
