@@ -455,7 +455,7 @@ impl Index {
                 let same = k.snapshot_id == out[i].snapshot_id;
                 let whole = (k.evidence.contains(&Evidence::Template)
                     && (same || k.literal_chars >= 8))
-                    || (same
+                    || ((same || k.literal_chars >= 12)
                         && k.evidence.contains(&Evidence::TemplatePart)
                         && layer_class(k.kind) == 3);
                 if !whole || !is_root_cause(&out[i], k) {
@@ -475,12 +475,7 @@ impl Index {
     /// `unwrap`'s payload), if a site explains it.
     /// Of equally good sites, one in the snapshot of the parent layer
     /// (which printed the value) is taken.
-    fn explain_value(
-        &self,
-        mi: usize,
-        value: &str,
-        parent: Option<(usize, i64)>,
-    ) -> Option<Match> {
+    fn explain_value(&self, mi: usize, value: &str, parent: Option<(usize, i64)>) -> Option<Match> {
         let inner = unquote(strip_std_shapes(value));
         let t = inner.trim();
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
@@ -507,9 +502,11 @@ impl Index {
     ) -> Option<usize> {
         let mut best: Option<(usize, f64)> = None;
         // The first few, and those of the parent layer's snapshot.
-        let tried = ranked.iter().enumerate().take(MAX_PER_MESSAGE * 4).filter(|(i, (t, _))| {
-            *i < CHOICES || parent_snapshot == Some(self.snapshot_of(*t))
-        });
+        let tried = ranked
+            .iter()
+            .enumerate()
+            .take(MAX_PER_MESSAGE * 4)
+            .filter(|(i, (t, _))| *i < CHOICES || parent_snapshot == Some(self.snapshot_of(*t)));
         for (i, (target, c)) in tried {
             let usable = c.text >= MIN_VALUE_TEXT
                 && (!matches!(target, Target::Literal(_))
@@ -605,7 +602,8 @@ impl Index {
             if out.len() >= MAX_PER_MESSAGE + MAX_INNER {
                 return;
             }
-            let Some(k) = self.explain_value(mi, &value, Some((parent, out[parent].snapshot_id))) else {
+            let Some(k) = self.explain_value(mi, &value, Some((parent, out[parent].snapshot_id)))
+            else {
                 continue;
             };
             out.push(k);

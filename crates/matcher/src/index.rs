@@ -107,7 +107,10 @@ pub(crate) fn literal_template(text: &str) -> Template {
 
 /// `Option`'s and `Result`'s variants as derived `Debug` prints them.
 fn is_std_shape(template: &str) -> bool {
-    template == "None" || ["Some(", "Ok(", "Err("].iter().any(|p| template.starts_with(p))
+    template == "None"
+        || ["Some(", "Ok(", "Err("]
+            .iter()
+            .any(|p| template.starts_with(p))
 }
 
 /// A word's hash, for the cheap all-words check.

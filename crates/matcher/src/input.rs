@@ -196,6 +196,8 @@ fn is_noise(line: &str) -> bool {
         || t.starts_with("Running ")
         || t.starts_with("Compiling ")
         || t.starts_with("process didn't exit successfully")
+        || t.starts_with("help:")
+        || t.starts_with("tip:")
 }
 
 /// Splits pasted output into messages.
@@ -252,7 +254,14 @@ pub fn parse(text: &str) -> Vec<Message> {
             });
             continue;
         }
+        // miette's graphical reports: `Error:` alone, then `× message`.
+        if line.trim() == "Error:" {
+            report_depth = 0;
+            i += 1;
+            continue;
+        }
         if let Some(rest) = line.strip_prefix("Error: ") {
+            report_depth = 0;
             out.push(Message {
                 text: rest.to_string(),
                 location: None,
@@ -322,6 +331,7 @@ pub fn parse(text: &str) -> Vec<Message> {
             i += 1;
             continue;
         }
+        let line = line.trim_start().strip_prefix("× ").unwrap_or(line);
         let (text, origin) = match p.log_prefix.captures(line) {
             Some(c) => (c[1].to_string(), Origin::Log),
             None => {
@@ -337,7 +347,9 @@ pub fn parse(text: &str) -> Vec<Message> {
             }
             _ => (text, None),
         };
-        for (text, layer) in std::iter::once((text, report_depth)).chain(field.map(|f| (f, report_depth + 1))) {
+        for (text, layer) in
+            std::iter::once((text, report_depth)).chain(field.map(|f| (f, report_depth + 1)))
+        {
             if !text.trim().is_empty() {
                 out.push(Message {
                     text,
@@ -367,7 +379,8 @@ fn is_decoration(line: &str) -> bool {
     gutter.starts_with('|')
         || gutter.starts_with('>') && t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with(['╭', '│', '·', '╰', '├', '┬', '┴', '─'])
-        || t.chars().all(|c| matches!(c, '^' | '~' | '-' | '=' | '─' | ' ' | '+'))
+        || t.chars()
+            .all(|c| matches!(c, '^' | '~' | '-' | '=' | '─' | ' ' | '+'))
         || (t.starts_with("i ") && t.contains('^'))
 }
 
