@@ -373,7 +373,10 @@ impl Index {
             // The template that, with what its holes print, explains the
             // most of the message leads.
             let norm = normalize(truncate(&m.text, MAX_MESSAGE));
-            if let Some(i) = self.choose(&ranked, &norm, None, 0, &memo) {
+            let chosen = self
+                .default_definition(&ranked)
+                .or_else(|| self.choose(&ranked, &norm, None, 0, &memo));
+            if let Some(i) = chosen {
                 let (t, c) = &ranked[i];
                 let share =
                     self.explained(*t, c, &norm, 0, &memo) / norm.chars().count().max(1) as f64;
@@ -484,9 +487,33 @@ impl Index {
         let ranked = self.rank(t, None, &[], false);
         let memo = Memo::default();
         let norm = normalize(t);
-        let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
+        let i = self
+            .default_definition(&ranked)
+            .or_else(|| self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo))?;
         let (target, c) = &ranked[i];
         Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
+    }
+
+    /// A library's default error constructor (serde's `Error::invalid_type`
+    /// and kin) that matches the whole text: where the text of every call
+    /// of it is written, so it leads its callers' sites.
+    fn default_definition(&self, ranked: &[(Target, Candidate)]) -> Option<usize> {
+        let is_default = |t: &Target| match *t {
+            Target::Site(e, _) => {
+                let e = &self.entries[e as usize].error;
+                errdex_model::is_serde_default(e.kind, &e.item_path)
+            }
+            Target::Literal(_) => false,
+        };
+        let top = ranked.first()?;
+        let top_is_call = matches!(top.0, Target::Site(e, _)
+            if self.entries[e as usize].error.kind == Kind::SerdeCustom);
+        if !top_is_call || is_default(&top.0) {
+            return None;
+        }
+        ranked.iter().take(MAX_TEMPLATES).position(|(t, c)| {
+            is_default(t) && c.evidence.contains(Evidence::Template)
+        })
     }
 
     /// Of the first candidates that explain enough of a value, the one that

@@ -4,6 +4,30 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+/// serde's `de::Error` constructors and the text their default impls
+/// print (`{0}`, `{1}` are the arguments).
+pub const SERDE_ERRORS: &[(&str, &str)] = &[
+    ("invalid_type", "invalid type: {0}, expected {1}"),
+    ("invalid_value", "invalid value: {0}, expected {1}"),
+    ("invalid_length", "invalid length {0}, expected {1}"),
+    ("unknown_variant", "unknown variant `{0}`, expected {1}"),
+    ("unknown_field", "unknown field `{0}`, expected {1}"),
+    ("missing_field", "missing field `{0}`"),
+    ("duplicate_field", "duplicate field `{0}`"),
+];
+
+/// True when `item_path` is one of serde's default `Error` constructors
+/// (`…::Error::invalid_type`): where the text of every call of it is
+/// written.
+pub fn is_serde_default(kind: Kind, item_path: &str) -> bool {
+    kind == Kind::SerdeCustom
+        && SERDE_ERRORS.iter().any(|(name, _)| {
+            item_path
+                .strip_suffix(name)
+                .is_some_and(|p| p.ends_with("Error::"))
+        })
+}
+
 /// How a site produces its message. The names are the stable strings used
 /// in the catalogue and in `--json` output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

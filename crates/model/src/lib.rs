@@ -12,7 +12,7 @@ mod template;
 
 pub use history::{Introduction, Origin};
 pub use id::ErrorId;
-pub use kind::Kind;
+pub use kind::{is_serde_default, Kind, SERDE_ERRORS};
 pub use site::{
     forge_link, Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta,
     SourceFile, VcsPin,

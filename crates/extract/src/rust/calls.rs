@@ -127,18 +127,6 @@ const RESULT_METHODS: &[&str] = &[
     "recv_timeout",
 ];
 
-/// serde's `de::Error` constructors and the text their default impls
-/// print (`{0}`, `{1}` are the arguments).
-const SERDE_ERRORS: &[(&str, &str)] = &[
-    ("invalid_type", "invalid type: {0}, expected {1}"),
-    ("invalid_value", "invalid value: {0}, expected {1}"),
-    ("invalid_length", "invalid length {0}, expected {1}"),
-    ("unknown_variant", "unknown variant `{0}`, expected {1}"),
-    ("unknown_field", "unknown field `{0}`, expected {1}"),
-    ("missing_field", "missing field `{0}`"),
-    ("duplicate_field", "duplicate field `{0}`"),
-];
-
 /// How serde prints `Unexpected` values.
 const UNEXPECTED: &[(&str, &str)] = &[
     ("Bool", "boolean `{}`"),
@@ -276,7 +264,7 @@ impl<'a> Walker<'a> {
                     && (path.contains("anyhow") || path.contains("eyre") || path == "Error::msg");
                 if is_io_error_ctor(path, &call_args(arg), self)
                     || path.ends_with("::custom")
-                    || SERDE_ERRORS
+                    || errdex_model::SERDE_ERRORS
                         .iter()
                         .any(|(m, _)| path.ends_with(&format!("::{m}")))
                     || anyhow_msg
@@ -384,7 +372,7 @@ impl<'a> Walker<'a> {
     /// serde's `Error::invalid_type(..)` and kin: the default text, with
     /// `Unexpected::X(..)` and `&"expected"` arguments folded in.
     fn serde_error_template(&mut self, method: &str, args: &[Node]) -> Option<Template> {
-        let (_, text) = SERDE_ERRORS.iter().find(|(m, _)| *m == method)?;
+        let (_, text) = errdex_model::SERDE_ERRORS.iter().find(|(m, _)| *m == method)?;
         let arity = if text.contains("{1}") { 2 } else { 1 };
         if args.len() != arity {
             return None;
