@@ -47,6 +47,8 @@ const OTHER_SNAPSHOT: f64 = 0.7;
 const MIN_SHARE: f64 = 0.3;
 /// A printed value is explained by a template covering this much of it.
 const MIN_VALUE_TEXT: f64 = 0.4;
+/// A site that does not panic, for a panic's message, counts this share.
+const NOT_A_PANIC: f64 = 0.85;
 /// A match scoring less explains too little of its message to be named.
 const MIN_SCORE: f64 = 0.3;
 /// An inner match is the root cause when its template explains more than
@@ -242,6 +244,8 @@ struct Candidate {
     /// (a registry path): where the panic happened, whatever the text.
     at_location: bool,
     is_test: bool,
+    /// The message is a panic's and this site does not panic.
+    panic_mismatch: bool,
 }
 
 impl Candidate {
@@ -249,10 +253,16 @@ impl Candidate {
     /// else the text it explains, with a little for the version and less
     /// for test code.
     fn score(&self) -> f64 {
+        self.rank_value().min(1.0)
+    }
+
+    /// [`Candidate::score`] before it is capped at 1: what orders
+    /// candidates (a frame's evidence still counts on a whole match).
+    fn rank_value(&self) -> f64 {
         let mut s = if self.at_location {
             0.8 + 0.2 * self.text.max(self.location * 0.5)
         } else if self.location > 0.0 && self.text > 0.0 {
-            (self.text + 0.15 * self.location).min(1.0)
+            self.text + 0.15 * self.location
         } else {
             self.text
         };
@@ -262,7 +272,10 @@ impl Candidate {
         if self.is_test {
             s *= TEST_SITE_WEIGHT;
         }
-        s.min(1.0)
+        if self.panic_mismatch {
+            s *= NOT_A_PANIC;
+        }
+        s
     }
 }
 
@@ -366,7 +379,17 @@ impl Index {
     /// the located site, else the innermost layer a site explains.
     fn explain_message(&self, mi: usize, m: &Message) -> Local {
         let mut out: Vec<Match> = Vec::new();
-        let mut ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, m.std.is_some());
+        // std's text in a located report: only a located site printed it; a
+        // bare text the same as std's may be a crate's copy of it.
+        let std_located = m.std.is_some() && m.location.is_some();
+        let panic = m.origin == input::Origin::Panic && m.std.is_none();
+        let mut ranked = self.rank(
+            &m.text,
+            m.location.as_ref(),
+            &m.frames,
+            std_located,
+            panic,
+        );
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
         let memo = Memo::default();
         if !located {
@@ -484,7 +507,7 @@ impl Index {
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
             return None;
         }
-        let ranked = self.rank(t, None, &[], false);
+        let ranked = self.rank(t, None, &[], false, false);
         let memo = Memo::default();
         let norm = normalize(t);
         let i = self
@@ -587,7 +610,7 @@ impl Index {
                 total += x;
                 continue;
             }
-            let ranked = self.rank(v, None, &[], false);
+            let ranked = self.rank(v, None, &[], false, false);
             let vn = normalize(v);
             let x = self
                 .choose(&ranked, &vn, Some(snapshot), depth + 1, memo)
@@ -791,6 +814,7 @@ impl Index {
         location: Option<&Location>,
         frames: &[Location],
         std_text: bool,
+        panic: bool,
     ) -> Vec<(Target, Candidate)> {
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
@@ -935,15 +959,20 @@ impl Index {
             }
         }
         for (t, c) in cands.iter_mut() {
-            if let Target::Site(e, s) = t {
-                c.is_test = self.entries[*e as usize].error.sites[*s as usize].is_test;
+            match t {
+                Target::Site(e, s) => {
+                    let e = &self.entries[*e as usize].error;
+                    c.is_test = e.sites[*s as usize].is_test;
+                    c.panic_mismatch = panic && !e.kind.panics();
+                }
+                Target::Literal(_) => c.panic_mismatch = false,
             }
         }
         // A location outside the registry (a relative path) is only
         // evidence for a site whose template also explains the text.
         cands.retain(|_, c| c.at_location || c.text > 0.0);
         let mut scored: Vec<(f64, Target, Candidate)> =
-            cands.into_iter().map(|(t, c)| (c.score(), t, c)).collect();
+            cands.into_iter().map(|(t, c)| (c.rank_value(), t, c)).collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then_with(|| self.place(a.1).cmp(&self.place(b.1)))
