@@ -61,6 +61,9 @@ pub struct MacroCall {
     /// The template of the invocation's own format arguments (first string
     /// literal argument and what follows), for bodies that pass them on.
     pub args_template: Option<errdex_model::Template>,
+    /// The invocation's arguments as rustc prints tokens (what a body's
+    /// `assert!($cond)` shows as its condition).
+    pub args_text: String,
 }
 
 /// Everything one file yields.

@@ -78,6 +78,7 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             site.message_from = Some(format!("{}:{}", body.path, body.line));
             site.partial = body.partial;
             site.template = expand_template(&body.template, call.args_template.as_ref());
+            site.template = stringify_args(&site.template, &call.args_text);
             resolve_consts(&mut site, &consts);
             sites.push(site);
         }
@@ -178,6 +179,20 @@ fn resolve_consts(site: &mut Site, consts: &HashMap<&str, &crate::ConstDef>) {
 /// A macro body's template at one invocation: holes naming macro
 /// metavariables (`$msg`, `$($arg)*`) take the invocation's own format
 /// arguments, when it passes a format string.
+/// A body's stringified metavariable (`assert!($cond)`'s condition) as the
+/// invocation's own tokens.
+fn stringify_args(t: &Template, args_text: &str) -> Template {
+    let mut out = Template::new();
+    for p in t.pieces() {
+        match p {
+            Piece::Hole(h) if h.spec == crate::rust::STRINGIFY => out.push_lit(args_text),
+            Piece::Lit(s) => out.push_lit(s),
+            Piece::Hole(h) => out.push_hole(h.clone()),
+        }
+    }
+    out
+}
+
 fn expand_template(body: &Template, args: Option<&Template>) -> Template {
     let Some(args) = args else {
         return body.clone();

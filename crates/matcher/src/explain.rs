@@ -968,6 +968,23 @@ impl Index {
                 Target::Literal(_) => c.panic_mismatch = false,
             }
         }
+        // Frames name functions: a site in one of them, of the crate the
+        // symbol names, is where the message came from.
+        let named: Vec<(String, Vec<String>)> = frames
+            .iter()
+            .take(16)
+            .filter_map(|f| f.symbol.as_deref().and_then(input::symbol_path))
+            .collect();
+        if !named.is_empty() {
+            for (t, c) in cands.iter_mut() {
+                let Target::Site(e, _) = t else { continue };
+                let e = &self.entries[*e as usize].error;
+                if c.text > 0.0 && named.iter().any(|(k, path)| in_function(e, k, path)) {
+                    c.evidence.push(Evidence::Frame);
+                    c.location = c.location.max(0.6);
+                }
+            }
+        }
         // A location outside the registry (a relative path) is only
         // evidence for a site whose template also explains the text.
         cands.retain(|_, c| c.at_location || c.text > 0.0);
@@ -979,6 +996,18 @@ impl Index {
         });
         scored.into_iter().map(|(_, t, c)| (t, c)).collect()
     }
+}
+
+/// Whether error `e` stands in the function a frame names: the crate
+/// (`-` and `_` alike) and the last two segments of its item path.
+fn in_function(e: &errdex_catalog::MatchEntry, krate: &str, path: &[String]) -> bool {
+    let repo = e.repo.strip_prefix("crate:").unwrap_or(&e.repo).replace('-', "_");
+    if repo != krate.replace('-', "_") {
+        return false;
+    }
+    let item: Vec<&str> = e.item_path.split("::").collect();
+    let n = path.len().min(2).min(item.len());
+    n > 0 && item[item.len() - n..].iter().zip(&path[path.len() - n..]).all(|(a, b)| a == b)
 }
 
 /// Kinds whose text std writes (`unwrap`'s): located by the method call.

@@ -25,6 +25,9 @@ pub struct Location {
     /// (`…/registry/src/<index>/<crate>-<version>/…`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub registry: Option<RegistryCrate>,
+    /// The function a backtrace frame names (`glam::f32::vec3::Vec3::normalize`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
 }
 
 /// A crate version named by a registry path, and the path inside it.
@@ -162,7 +165,42 @@ fn location(path: &str, line: &str, col: Option<&str>) -> Option<Location> {
         line: line.parse().ok()?,
         column: col.and_then(|c| c.parse().ok()),
         registry: registry_crate(path),
+        symbol: None,
     })
+}
+
+/// The crate and item path a frame's symbol names, as the catalogue
+/// writes item paths: `<slab::Slab<T> as Index<usize>>::index` →
+/// (`slab`, [`Slab`, `index`]); `m::<impl Div for &D>::div` → (`m`, [`div`]).
+pub fn symbol_path(symbol: &str) -> Option<(String, Vec<String>)> {
+    let s = symbol.trim();
+    let s = s.rsplit_once("::h").filter(|(_, h)| h.chars().all(|c| c.is_ascii_hexdigit()) && h.len() == 16).map_or(s, |(a, _)| a);
+    // `<X as T>::f`: X's path, then f.
+    let s: String = if let Some(rest) = s.strip_prefix('<') {
+        let (inner, tail) = rest.split_once(">::")?;
+        let ty = inner.split(" as ").next()?;
+        format!("{ty}::{tail}")
+    } else {
+        s.to_string()
+    };
+    // Drop generic arguments and `<impl …>` segments.
+    let mut clean = String::new();
+    let mut depth = 0;
+    for ch in s.chars() {
+        match ch {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ if depth == 0 => clean.push(ch),
+            _ => {}
+        }
+    }
+    let segs: Vec<String> = clean
+        .split("::")
+        .filter(|p| !p.is_empty() && !p.starts_with('{'))
+        .map(|p| p.trim_start_matches('&').to_string())
+        .collect();
+    let (krate, rest) = segs.split_first()?;
+    (!rest.is_empty()).then(|| (krate.clone(), rest.to_vec()))
 }
 
 /// std frames that say nothing about where an error came from.
@@ -416,7 +454,8 @@ fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Location> {
         }
         if let Some(c) = p.frame_at.captures(l) {
             if !is_std_frame(&symbol, &c[1]) {
-                if let Some(loc) = location(&c[1], &c[2], Some(&c[3])) {
+                if let Some(mut loc) = location(&c[1], &c[2], Some(&c[3])) {
+                    loc.symbol = (!symbol.is_empty()).then(|| symbol.clone());
                     frames.push(loc);
                 }
             }

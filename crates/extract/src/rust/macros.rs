@@ -4,7 +4,7 @@
 
 use super::scope::Frame;
 use super::tokens::{self, Arg};
-use super::Walker;
+use super::{Walker, STRINGIFY};
 use crate::fmt::{self, FmtArg, Naming};
 use crate::{literal, MacroCall};
 use errdex_model::{Kind, Template};
@@ -184,10 +184,22 @@ impl<'a> Walker<'a> {
                 .first()
                 .map(|a| tokens::pretty(&a.tokens, self.src()))
                 .unwrap_or_default();
-            Template::literal(match kind {
-                Kind::Ensure => format!("Condition failed: `{cond}`"),
-                _ => format!("assertion failed: {cond}"),
-            })
+            let (before, after) = match kind {
+                Kind::Ensure => ("Condition failed: `", "`"),
+                _ => ("assertion failed: ", ""),
+            };
+            if cond.starts_with('$') {
+                // A macro body's condition is its invocation's tokens.
+                let mut t = Template::literal(before);
+                t.push_hole(errdex_model::Hole {
+                    arg: cond,
+                    spec: STRINGIFY.into(),
+                });
+                t.push_lit(after);
+                t
+            } else {
+                Template::literal(format!("{before}{cond}{after}"))
+            }
         };
         self.new_site(node, report, kind, t)
     }
@@ -398,10 +410,16 @@ impl<'a> Walker<'a> {
                 None => Template::literal(text),
             }
         });
+        let args_text = args
+            .iter()
+            .map(|a| tokens::pretty(&a.tokens, self.src()))
+            .collect::<Vec<_>>()
+            .join(", ");
         self.out.macro_calls.push(MacroCall {
             name: name.to_string(),
             proto,
             args_template,
+            args_text,
         });
     }
 

@@ -28,6 +28,10 @@ const MAX_REPARSE: u32 = 6;
 #[derive(Debug, Default, Clone, Copy)]
 pub struct RustExtractor;
 
+/// The spec of a hole that stands for a macro invocation's tokens as
+/// `stringify!` prints them (a macro body's `assert!($cond)`).
+pub(crate) const STRINGIFY: &str = "stringify";
+
 impl Extractor for RustExtractor {
     fn language(&self) -> &'static str {
         "rust"
