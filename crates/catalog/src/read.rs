@@ -520,13 +520,15 @@ pub struct LiteralEntry {
     pub line: u32,
     /// The literal's text.
     pub text: String,
+    /// In test code.
+    pub is_test: bool,
 }
 
 impl Catalog {
     /// Every free literal (optionally of `only`'s snapshots).
     pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
         let mut stmt = self.conn.prepare(
-            "SELECT r.slug, sn.revision, sn.id, l.path, l.line, l.text
+            "SELECT r.slug, sn.revision, sn.id, l.path, l.line, l.text, l.is_test
              FROM literals l JOIN snapshots sn ON sn.id = l.snapshot_id JOIN repos r ON r.id = sn.repo_id",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -537,6 +539,7 @@ impl Catalog {
                 path: r.get(3)?,
                 line: r.get(4)?,
                 text: r.get(5)?,
+                is_test: r.get(6)?,
             })
         })?;
         let mut out = Vec::new();

@@ -128,6 +128,9 @@ CREATE TABLE analyses (
     PRIMARY KEY (error_id, facts_hash, model)
 ) WITHOUT ROWID;
 "#,
+    r#"
+ALTER TABLE literals ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0;
+"#,
 ];
 
 /// The schema version this build writes.

@@ -181,9 +181,9 @@ impl Catalog {
                 }
             }
             let mut add_literal =
-                tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+                tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
             for l in &x.literals {
-                add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text])?;
+                add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text, l.is_test])?;
             }
         }
         {

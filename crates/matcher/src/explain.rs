@@ -946,7 +946,8 @@ impl Index {
                 continue;
             }
             for &l in self.literals_by_pattern.get(&pid).into_iter().flatten() {
-                let in_tests = is_test_path(&self.literals[l as usize].path);
+                let lit = &self.literals[l as usize];
+                let in_tests = lit.is_test || is_test_path(&lit.path);
                 let c = cands.entry(Target::Literal(l)).or_default();
                 c.text = text_score
                     * if in_tests {

@@ -115,6 +115,9 @@ pub struct Literal {
     pub column: u32,
     /// The decoded text.
     pub text: String,
+    /// In test code (an expectation of a message, not where it is made).
+    #[serde(default)]
+    pub is_test: bool,
 }
 
 /// Where a snapshot comes from and which revision it is.

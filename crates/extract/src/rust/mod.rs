@@ -591,6 +591,7 @@ impl<'a> Walker<'a> {
             // The start byte, turned into a column in `finish`.
             column: start as u32,
             text,
+            is_test: self.in_test(),
         });
     }
 
