@@ -20,7 +20,7 @@ const MAX_DEPTH: u32 = 6;
 /// Inner matches explained per message, at most.
 const MAX_INNER: usize = 24;
 /// A site in test code (an expectation, not an origin) counts this share.
-const TEST_SITE_WEIGHT: f64 = 0.8;
+const TEST_SITE_WEIGHT: f64 = 0.5;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
 /// Templates whose sites are ranked per query, at most.
