@@ -17,6 +17,8 @@ const MAX_MESSAGE: usize = 16 * 1024;
 const MAX_PER_MESSAGE: usize = 10;
 /// Inner layers explained below a match (a printed value nests a few).
 const MAX_DEPTH: u32 = 6;
+/// Strings inside a printed value explained on their own, at most.
+const MAX_STRINGS: usize = 4;
 /// Inner matches explained per message, at most.
 const MAX_INNER: usize = 24;
 /// A site in test code (an expectation, not an origin) counts this share.
@@ -425,7 +427,8 @@ impl Index {
         }) && m.location.as_ref().is_some_and(|l| l.registry.is_some());
         // What std printed around a value: the value is the next layer.
         let mut roots: Vec<usize> = Vec::new();
-        if let Some(payload) = m.std.as_ref().and_then(|s| s.payload.as_deref()) {
+        let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());
+        if let Some(payload) = payload {
             let first = out.len();
             if let Some(k) = self.explain_value(mi, payload, None) {
                 out.push(k);
@@ -435,6 +438,22 @@ impl Index {
         } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
             roots.push(top);
             self.explain_holes(mi, top, &mut out, 1);
+        }
+        // A string inside a printed value is a message of its own, even where
+        // no template gave it a hole (a hand-written `Debug`, a field the
+        // template did not foresee).
+        if let Some(&root) = roots.first() {
+            let printed = payload.unwrap_or(&m.text);
+            let explained: Vec<String> = out.iter().flat_map(|k| k.captures.iter().map(|c| unquote(&c.value))).collect();
+            for s in quoted_strings(printed).into_iter().take(MAX_STRINGS) {
+                if explained.contains(&s) || s.split_whitespace().count() < 3 {
+                    continue;
+                }
+                let parent = Some((root, out[root].snapshot_id));
+                if let Some(k) = self.explain_value(mi, &s, parent) {
+                    out.push(k);
+                }
+            }
         }
         let answer = if located {
             Some(0)
@@ -1057,6 +1076,39 @@ fn is_root_cause(outer: &Match, inner: &Match) -> bool {
 /// Test code by path (`tests/`, `benches/`, `tests.rs`).
 fn is_test_path(path: &str) -> bool {
     path.split('/').any(|p| p == "tests" || p == "benches") || path.ends_with("/tests.rs")
+}
+
+/// The strings a `Debug` output holds (`"…"` with Rust's escapes), read
+/// back.
+fn quoted_strings(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            continue;
+        }
+        let mut text = String::new();
+        let mut closed = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    Some('n') => text.push('\n'),
+                    Some('t') => text.push('\t'),
+                    Some(o) => text.push(o),
+                    None => break,
+                },
+                '"' => {
+                    closed = true;
+                    break;
+                }
+                c => text.push(c),
+            }
+        }
+        if closed {
+            out.push(text);
+        }
+    }
+    out
 }
 
 /// A value without std's `Option`/`Result` wrappers around it
