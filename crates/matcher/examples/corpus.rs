@@ -43,6 +43,9 @@ fn main() {
     let catalog = Catalog::open_read_only(std::path::Path::new(db)).expect("catalogue opens");
     let index = Index::load(&catalog, None).expect("index loads");
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
+    // The chains' top lines are the programs' own context (`Error: ctx`):
+    // no indexed site wrote them.
+    let (mut context, mut context_left) = (0, 0);
     let mut misses = Vec::new();
     for line in std::fs::read_to_string(cases).expect("cases").lines() {
         let c: Value = serde_json::from_str(line).expect("case");
@@ -51,6 +54,11 @@ fn main() {
         let v = serde_json::to_value(&x).expect("serialises");
         let ms = v["matches"].as_array().cloned().unwrap_or_default();
         let truth = c["truth"].as_array().cloned().unwrap_or_default();
+        let kind = c["input_kind"].as_str().unwrap_or("");
+        if kind.ends_with("_chain") && !x.messages.is_empty() && x.messages[0].layer == 0 {
+            context += 1;
+            context_left += x.unexplained.contains(&0) as usize;
+        }
         let t1 = ms.first().is_some_and(|m| hit(m, &truth));
         let t3 = ms.iter().take(3).any(|m| hit(m, &truth));
         let k = per
@@ -95,6 +103,7 @@ fn main() {
     for m in &misses {
         println!("  {m}");
     }
+    println!("context lines left unexplained: {context_left}/{context}");
     println!(
         "top1={:.3} top3={:.3} n={n}",
         a as f64 / n as f64,

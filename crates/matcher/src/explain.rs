@@ -51,6 +51,11 @@ const MIN_SHARE: f64 = 0.3;
 const MIN_VALUE_TEXT: f64 = 0.4;
 /// A site that does not panic, for a panic's message, counts this share.
 const NOT_A_PANIC: f64 = 0.85;
+/// Literal characters of a partial match that make it a phrase, not a word.
+const MIN_PHRASE: usize = 12;
+/// A resemblance scoring less is not an answer (half of the words of a
+/// short message in order are not enough).
+const MIN_RESEMBLANCE: f64 = 0.4;
 /// A match scoring less explains too little of its message to be named.
 const MIN_SCORE: f64 = 0.3;
 /// An inner match is the root cause when its template explains more than
@@ -179,7 +184,7 @@ pub struct Explanation {
 impl Explanation {
     /// True when some message found a site.
     pub fn matched(&self) -> bool {
-        !self.matches.is_empty()
+        self.best.iter().any(Option::is_some)
     }
 
     /// The answer for message `mi`.
@@ -461,11 +466,12 @@ impl Index {
             roots
                 .first()
                 .map(|&r| self.innermost(&out, r))
-                .filter(|&a| out[a].score >= MIN_SCORE)
+                .filter(|&a| explains_enough(&out[a], &m.text))
         };
-        if answer.is_none() && !located {
-            // Nothing explains the message well enough to name a site.
-            out.retain(|k| k.score >= MIN_SCORE);
+        if answer.is_none() {
+            // Nothing explains the message well enough to name a site: it is
+            // the program's own text (context, prose), not an indexed one.
+            out.clear();
         }
         Local {
             matches: out,
@@ -1052,6 +1058,28 @@ fn path_agrees(loc: &Location, repo: &str, revision: &str, site_path: &str) -> (
             || site_path.ends_with(&format!("/{p}")),
         false,
     )
+}
+
+/// Whether an answer explains enough of its message to be named: a whole
+/// template; a part of one that is a phrase (a run of literal text) or
+/// most of the text; a close resemblance. One common word (`invalid`,
+/// `string`) inside the program's own sentence is not enough.
+fn explains_enough(k: &Match, text: &str) -> bool {
+    if k.score < MIN_SCORE {
+        return false;
+    }
+    if k.evidence.contains(&Evidence::Template) || k.kind == MatchKind::Location {
+        return true;
+    }
+    if k.evidence.contains(&Evidence::Location) || k.evidence.contains(&Evidence::Frame) {
+        return true;
+    }
+    if k.evidence.contains(&Evidence::TemplatePart) {
+        let chars = normalize(text).chars().count().max(1);
+        return k.literal_chars >= MIN_PHRASE
+            || k.literal_chars as f64 >= 0.5 * chars as f64;
+    }
+    k.score >= MIN_RESEMBLANCE
 }
 
 /// Whether `inner`, an error printed in a hole of `outer`, is the cause to
