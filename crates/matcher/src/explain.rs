@@ -430,12 +430,23 @@ impl Index {
         let located = out.first().is_some_and(|k| {
             k.kind == MatchKind::Location || k.evidence.contains(&Evidence::Location)
         }) && m.location.as_ref().is_some_and(|l| l.registry.is_some());
+        // std's `unwrap` text called from an indexed crate (a frame names
+        // the call, the header names the crate's caller under
+        // `#[track_caller]`): that call panicked; the value is its layer.
+        let framed_std = m.std.is_some()
+            && out.first().is_some_and(|k| {
+                k.evidence.contains(&Evidence::Frame)
+                    && k.evidence.contains(&Evidence::Template)
+                    && matches!(k.kind, MatchKind::Site(kind) if is_std_wrapper(kind) || kind == Kind::Expect)
+            });
+        let located = located || framed_std;
         // What std printed around a value: the value is the next layer.
         let mut roots: Vec<usize> = Vec::new();
         let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());
         if let Some(payload) = payload {
             let first = out.len();
-            if let Some(k) = self.explain_value(mi, payload, None) {
+            let parent = framed_std.then(|| (0, out[0].snapshot_id));
+            if let Some(k) = self.explain_value(mi, payload, parent) {
                 out.push(k);
                 roots.push(first);
                 self.explain_holes(mi, first, &mut out, 1);

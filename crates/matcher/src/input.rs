@@ -342,6 +342,16 @@ pub fn parse(text: &str) -> Vec<Message> {
             }
             continue;
         }
+        // anyhow's and eyre's `Stack backtrace:` after a chain: its frames
+        // locate the deepest layer.
+        if line.trim() == "Stack backtrace:" {
+            i += 1;
+            let frames = take_frames(&lines, &mut i);
+            if let Some(last) = out.last_mut() {
+                last.frames.extend(frames);
+            }
+            continue;
+        }
         if is_noise(line) || p.frame_at.is_match(line) {
             i += 1;
             continue;
