@@ -525,6 +525,26 @@ pub struct LiteralEntry {
 }
 
 impl Catalog {
+    /// Each snapshot's dependencies (by row id), where known.
+    pub fn snapshot_deps(&self) -> Result<std::collections::HashMap<i64, Vec<String>>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, deps FROM snapshots WHERE deps IS NOT NULL")?;
+        let rows = stmt.query_map([], |r| {
+            let deps: String = r.get(1)?;
+            Ok((
+                r.get::<_, i64>(0)?,
+                deps.split_whitespace().map(str::to_string).collect(),
+            ))
+        })?;
+        let mut out = std::collections::HashMap::new();
+        for row in rows {
+            let (id, deps) = row?;
+            out.insert(id, deps);
+        }
+        Ok(out)
+    }
+
     /// Every free literal (optionally of `only`'s snapshots).
     pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
         let mut stmt = self.conn.prepare(

@@ -131,6 +131,9 @@ CREATE TABLE analyses (
     r#"
 ALTER TABLE literals ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0;
 "#,
+    r#"
+ALTER TABLE snapshots ADD COLUMN deps TEXT;
+"#,
 ];
 
 /// The schema version this build writes.

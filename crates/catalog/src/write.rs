@@ -63,11 +63,12 @@ impl Catalog {
         )? > 0;
         tx.execute(
             "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count,
-                                    vcs_commit, path_in_vcs)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                                    vcs_commit, path_in_vcs, deps)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
                 meta.vcs.as_ref().map(|v| v.commit.as_str()),
-                meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str())
+                meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str()),
+                meta.deps.as_ref().map(|d| d.join(" "))
             ],
         )?;
         let snapshot_id = tx.last_insert_rowid();
@@ -183,7 +184,14 @@ impl Catalog {
             let mut add_literal =
                 tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
             for l in &x.literals {
-                add_literal.execute(params![snapshot_id, l.path, l.line, l.column, l.text, l.is_test])?;
+                add_literal.execute(params![
+                    snapshot_id,
+                    l.path,
+                    l.line,
+                    l.column,
+                    l.text,
+                    l.is_test
+                ])?;
             }
         }
         {

@@ -37,14 +37,27 @@ const RESEMBLANCE_BELOW: f64 = 0.75;
 const TEST_LITERAL_WEIGHT: f64 = 0.5;
 /// How much of what a hole printed is explained, per layer, memoised per
 /// query: (value, snapshot of the layer that printed it) → characters.
-type Memo = std::cell::RefCell<HashMap<(String, i64), f64>>;
+type Memo = std::cell::RefCell<HashMap<(String, i64, bool), f64>>;
+
+/// The layer a value was printed in: its snapshot, and whether the value
+/// is what its template's last hole took at the end of the text.
+#[derive(Clone, Copy)]
+struct Parent {
+    snapshot: i64,
+    trailing: bool,
+}
 /// Candidates weighed layer by layer per text, at most.
 const CHOICES: usize = 8;
+/// Candidates scanned for those templates, at most.
+const MAX_CHOICE_SCAN: usize = 256;
 /// Layers weighed below a candidate, at most.
 const MAX_EXPLAINED_DEPTH: u32 = 4;
 /// A layer from another snapshot than the one that printed it counts this
 /// share of what it explains.
 const OTHER_SNAPSHOT: f64 = 0.7;
+/// A layer from a crate that the printing one does not depend on counts
+/// this share (it can only have come through a trait object or a copy).
+const UNRELATED_SNAPSHOT: f64 = 0.2;
 /// A message is explained when its answer's layers cover this share of it.
 const MIN_SHARE: f64 = 0.3;
 /// A printed value is explained by a template covering this much of it.
@@ -390,13 +403,7 @@ impl Index {
         // bare text the same as std's may be a crate's copy of it.
         let std_located = m.std.is_some() && m.location.is_some();
         let panic = m.origin == input::Origin::Panic && m.std.is_none();
-        let mut ranked = self.rank(
-            &m.text,
-            m.location.as_ref(),
-            &m.frames,
-            std_located,
-            panic,
-        );
+        let mut ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, std_located, panic);
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
         let memo = Memo::default();
         if !located {
@@ -404,8 +411,8 @@ impl Index {
             // most of the message leads.
             let norm = normalize(truncate(&m.text, MAX_MESSAGE));
             let chosen = self
-                .default_definition(&ranked)
-                .or_else(|| self.choose(&ranked, &norm, None, 0, &memo));
+                .choose(&ranked, &norm, None, 0, &memo)
+                .map(|i| self.default_definition(&ranked, i).unwrap_or(i));
             if let Some(i) = chosen {
                 let (t, c) = &ranked[i];
                 let share =
@@ -445,7 +452,16 @@ impl Index {
         let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());
         if let Some(payload) = payload {
             let first = out.len();
-            let parent = framed_std.then(|| (0, out[0].snapshot_id));
+            let parent = framed_std.then(|| {
+                let snapshot = out[0].snapshot_id;
+                (
+                    0,
+                    Parent {
+                        snapshot,
+                        trailing: false,
+                    },
+                )
+            });
             if let Some(k) = self.explain_value(mi, payload, parent) {
                 out.push(k);
                 roots.push(first);
@@ -460,12 +476,22 @@ impl Index {
         // template did not foresee).
         if let Some(&root) = roots.first() {
             let printed = payload.unwrap_or(&m.text);
-            let explained: Vec<String> = out.iter().flat_map(|k| k.captures.iter().map(|c| unquote(&c.value))).collect();
+            let explained: Vec<String> = out
+                .iter()
+                .flat_map(|k| k.captures.iter().map(|c| unquote(&c.value)))
+                .collect();
             for s in quoted_strings(printed).into_iter().take(MAX_STRINGS) {
                 if explained.contains(&s) || s.split_whitespace().count() < 3 {
                     continue;
                 }
-                let parent = Some((root, out[root].snapshot_id));
+                let snapshot = out[root].snapshot_id;
+                let parent = Some((
+                    root,
+                    Parent {
+                        snapshot,
+                        trailing: false,
+                    },
+                ));
                 if let Some(k) = self.explain_value(mi, &s, parent) {
                     out.push(k);
                 }
@@ -537,7 +563,12 @@ impl Index {
     /// `unwrap`'s payload), if a site explains it.
     /// Of equally good sites, one in the snapshot of the parent layer
     /// (which printed the value) is taken.
-    fn explain_value(&self, mi: usize, value: &str, parent: Option<(usize, i64)>) -> Option<Match> {
+    fn explain_value(
+        &self,
+        mi: usize,
+        value: &str,
+        parent: Option<(usize, Parent)>,
+    ) -> Option<Match> {
         let inner = unquote(strip_std_shapes(value));
         let t = inner.trim();
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
@@ -546,17 +577,16 @@ impl Index {
         let ranked = self.rank(t, None, &[], false, false);
         let memo = Memo::default();
         let norm = normalize(t);
-        let i = self
-            .default_definition(&ranked)
-            .or_else(|| self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo))?;
+        let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
+        let i = self.default_definition(&ranked, i).unwrap_or(i);
         let (target, c) = &ranked[i];
         Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
     }
 
-    /// A library's default error constructor (serde's `Error::invalid_type`
-    /// and kin) that matches the whole text: where the text of every call
-    /// of it is written, so it leads its callers' sites.
-    fn default_definition(&self, ranked: &[(Target, Candidate)]) -> Option<usize> {
+    /// When the chosen site calls a library's default error constructor
+    /// (serde's `Error::invalid_type` and kin) and the constructor matches
+    /// the whole text too: the constructor, where the text is written.
+    fn default_definition(&self, ranked: &[(Target, Candidate)], chosen: usize) -> Option<usize> {
         let is_default = |t: &Target| match *t {
             Target::Site(e, _) => {
                 let e = &self.entries[e as usize].error;
@@ -564,15 +594,16 @@ impl Index {
             }
             Target::Literal(_) => false,
         };
-        let top = ranked.first()?;
+        let top = ranked.get(chosen)?;
         let top_is_call = matches!(top.0, Target::Site(e, _)
             if self.entries[e as usize].error.kind == Kind::SerdeCustom);
         if !top_is_call || is_default(&top.0) {
             return None;
         }
-        ranked.iter().take(MAX_TEMPLATES).position(|(t, c)| {
-            is_default(t) && c.evidence.contains(Evidence::Template)
-        })
+        ranked
+            .iter()
+            .take(MAX_TEMPLATES)
+            .position(|(t, c)| is_default(t) && c.evidence.contains(Evidence::Template))
     }
 
     /// Of the first candidates that explain enough of a value, the one that
@@ -582,17 +613,35 @@ impl Index {
         &self,
         ranked: &[(Target, Candidate)],
         norm: &str,
-        parent_snapshot: Option<i64>,
+        parent: Option<Parent>,
         depth: u32,
         memo: &Memo,
     ) -> Option<usize> {
+        let parent_snapshot = parent.map(|p| p.snapshot);
         let mut best: Option<(usize, f64)> = None;
-        // The first few, and those of the parent layer's snapshot.
-        let tried = ranked
-            .iter()
-            .enumerate()
-            .take(MAX_PER_MESSAGE * 4)
-            .filter(|(i, (t, _))| *i < CHOICES || parent_snapshot == Some(self.snapshot_of(*t)));
+        // The first few templates (sites sharing one count once), and
+        // those of the parent layer's snapshot.
+        let mut seen: Vec<String> = Vec::new();
+        let mut tried = Vec::new();
+        for (i, (t, c)) in ranked.iter().enumerate().take(MAX_CHOICE_SCAN) {
+            // Templates alike but for their holes' names count once.
+            let key = match t {
+                Target::Site(e, _) => self.patterns[self.entries[*e as usize].pattern]
+                    .literals()
+                    .collect::<Vec<_>>()
+                    .join("\u{0}"),
+                Target::Literal(l) => format!("literal {l}"),
+            };
+            let new = !seen.contains(&key);
+            if new && seen.len() < CHOICES {
+                seen.push(key);
+                tried.push((i, (t, c)));
+            } else if parent_snapshot == Some(self.snapshot_of(*t))
+                || (!new && seen.len() <= CHOICES && seen.contains(&key))
+            {
+                tried.push((i, (t, c)));
+            }
+        }
         for (i, (target, c)) in tried {
             let usable = c.text >= MIN_VALUE_TEXT
                 && (!matches!(target, Target::Literal(_))
@@ -600,9 +649,15 @@ impl Index {
             if !usable || c.at_location {
                 continue;
             }
+            // A wrapper that begins with a hole (`{} at line {}`) around
+            // what a parent's last hole took is the parent's wrapper, not
+            // its content: the parent's text ends inside it.
+            if parent.is_some_and(|p| p.trailing) && self.starts_with_hole(*target) {
+                continue;
+            }
             let mut v = self.explained(*target, c, norm, depth, memo);
-            if parent_snapshot.is_some_and(|p| p != self.snapshot_of(*target)) {
-                v *= OTHER_SNAPSHOT;
+            if let Some(p) = parent_snapshot {
+                v *= self.layer_weight(p, *target);
             }
             if c.is_test {
                 v *= TEST_SITE_WEIGHT;
@@ -635,13 +690,17 @@ impl Index {
             return total;
         }
         let snapshot = self.snapshot_of(t);
-        for cap in self.patterns[self.entries[entry as usize].pattern].captures(f, norm) {
+        let pattern = &self.patterns[self.entries[entry as usize].pattern];
+        let caps = pattern.captures(f, norm);
+        let n = caps.len();
+        for (ci, cap) in caps.into_iter().enumerate() {
+            let trailing = ci + 1 == n && pattern.ends_with_hole();
             let v = unquote(strip_std_shapes(&cap.value));
             let v = v.trim();
             if v.chars().count() < 3 || !v.chars().any(char::is_alphabetic) {
                 continue;
             }
-            let key = (v.to_string(), snapshot);
+            let key = (v.to_string(), snapshot, trailing);
             if let Some(x) = memo.borrow().get(&key) {
                 total += x;
                 continue;
@@ -649,20 +708,52 @@ impl Index {
             let ranked = self.rank(v, None, &[], false, false);
             let vn = normalize(v);
             let x = self
-                .choose(&ranked, &vn, Some(snapshot), depth + 1, memo)
+                .choose(
+                    &ranked,
+                    &vn,
+                    Some(Parent { snapshot, trailing }),
+                    depth + 1,
+                    memo,
+                )
                 .map_or(0.0, |i| {
                     let (t2, c2) = &ranked[i];
-                    let x = self.explained(*t2, c2, &vn, depth + 1, memo);
-                    if self.snapshot_of(*t2) == snapshot {
-                        x
-                    } else {
-                        x * OTHER_SNAPSHOT
-                    }
+                    self.explained(*t2, c2, &vn, depth + 1, memo) * self.layer_weight(snapshot, *t2)
                 });
             memo.borrow_mut().insert(key, x);
             total += x;
         }
         total
+    }
+
+    /// How much a layer `t` printed inside one of snapshot `outer` counts:
+    /// fully in the same snapshot, less in a dependency, little in a crate
+    /// the outer one does not depend on (it cannot print its errors).
+    fn layer_weight(&self, outer: i64, t: Target) -> f64 {
+        if self.snapshot_of(t) == outer {
+            1.0
+        } else if self.may_wrap(outer, self.repo_of(t)) {
+            OTHER_SNAPSHOT
+        } else {
+            UNRELATED_SNAPSHOT
+        }
+    }
+
+    /// The repo slug of a target.
+    fn repo_of(&self, t: Target) -> &str {
+        match t {
+            Target::Site(e, _) => &self.entries[e as usize].error.repo,
+            Target::Literal(l) => &self.literals[l as usize].repo,
+        }
+    }
+
+    /// Whether a target's template begins with a hole.
+    fn starts_with_hole(&self, t: Target) -> bool {
+        match t {
+            Target::Site(e, _) => {
+                self.patterns[self.entries[e as usize].pattern].starts_with_hole()
+            }
+            Target::Literal(_) => false,
+        }
     }
 
     /// The snapshot row of a target.
@@ -684,12 +775,18 @@ impl Index {
             .iter()
             .map(|c| c.value.clone())
             .collect();
-        for value in values {
+        let ends_with_hole =
+            out[parent].template.ends_with('}') && !out[parent].template.ends_with("}}");
+        let n = values.len();
+        for (vi, value) in values.into_iter().enumerate() {
             if out.len() >= MAX_PER_MESSAGE + MAX_INNER {
                 return;
             }
-            let Some(k) = self.explain_value(mi, &value, Some((parent, out[parent].snapshot_id)))
-            else {
+            let layer = Parent {
+                snapshot: out[parent].snapshot_id,
+                trailing: ends_with_hole && vi + 1 == n,
+            };
+            let Some(k) = self.explain_value(mi, &value, Some((parent, layer))) else {
                 continue;
             };
             out.push(k);
@@ -1025,8 +1122,10 @@ impl Index {
         // A location outside the registry (a relative path) is only
         // evidence for a site whose template also explains the text.
         cands.retain(|_, c| c.at_location || c.text > 0.0);
-        let mut scored: Vec<(f64, Target, Candidate)> =
-            cands.into_iter().map(|(t, c)| (c.rank_value(), t, c)).collect();
+        let mut scored: Vec<(f64, Target, Candidate)> = cands
+            .into_iter()
+            .map(|(t, c)| (c.rank_value(), t, c))
+            .collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then_with(|| self.place(a.1).cmp(&self.place(b.1)))
@@ -1038,13 +1137,21 @@ impl Index {
 /// Whether error `e` stands in the function a frame names: the crate
 /// (`-` and `_` alike) and the last two segments of its item path.
 fn in_function(e: &errdex_catalog::MatchEntry, krate: &str, path: &[String]) -> bool {
-    let repo = e.repo.strip_prefix("crate:").unwrap_or(&e.repo).replace('-', "_");
+    let repo = e
+        .repo
+        .strip_prefix("crate:")
+        .unwrap_or(&e.repo)
+        .replace('-', "_");
     if repo != krate.replace('-', "_") {
         return false;
     }
     let item: Vec<&str> = e.item_path.split("::").collect();
     let n = path.len().min(2).min(item.len());
-    n > 0 && item[item.len() - n..].iter().zip(&path[path.len() - n..]).all(|(a, b)| a == b)
+    n > 0
+        && item[item.len() - n..]
+            .iter()
+            .zip(&path[path.len() - n..])
+            .all(|(a, b)| a == b)
 }
 
 /// Kinds whose text std writes (`unwrap`'s): located by the method call.
@@ -1087,8 +1194,7 @@ fn explains_enough(k: &Match, text: &str) -> bool {
     }
     if k.evidence.contains(&Evidence::TemplatePart) {
         let chars = normalize(text).chars().count().max(1);
-        return k.literal_chars >= MIN_PHRASE
-            || k.literal_chars as f64 >= 0.5 * chars as f64;
+        return k.literal_chars >= MIN_PHRASE || k.literal_chars as f64 >= 0.5 * chars as f64;
     }
     k.score >= MIN_RESEMBLANCE
 }

@@ -59,6 +59,8 @@ pub struct Index {
     pub(crate) by_line: HashMap<(String, u32), Vec<(u32, u32)>>,
     /// (repo, revision) → snapshot row id, for locations in indexed code.
     pub(crate) snapshots: HashMap<(String, String), i64>,
+    /// Snapshot row id → the crates it depends on, where known.
+    pub(crate) deps: HashMap<i64, Vec<String>>,
 }
 
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
@@ -135,10 +137,10 @@ impl Index {
         catalog: &Catalog,
         only: Option<&[(String, String)]>,
     ) -> errdex_catalog::Result<Self> {
-        Ok(Index::build(
-            catalog.match_entries(only)?,
-            catalog.literal_entries(only)?,
-        ))
+        Ok(
+            Index::build(catalog.match_entries(only)?, catalog.literal_entries(only)?)
+                .with_dependencies(catalog.snapshot_deps()?),
+        )
     }
 
     /// Builds the index from catalogue entries and free literals.
@@ -238,7 +240,29 @@ impl Index {
             pattern_words,
             by_line,
             snapshots,
+            deps: HashMap::new(),
         }
+    }
+
+    /// Adds what each snapshot depends on (by row id): a layer printed
+    /// inside another comes from the same snapshot or one of its
+    /// dependencies.
+    pub fn with_dependencies(mut self, deps: HashMap<i64, Vec<String>>) -> Self {
+        self.deps = deps;
+        self
+    }
+
+    /// Whether a message of snapshot `outer` may print one of `inner`
+    /// inside it: the same snapshot, one of its dependencies, or unknown.
+    pub(crate) fn may_wrap(&self, outer: i64, inner_repo: &str) -> bool {
+        let Some(deps) = self.deps.get(&outer) else {
+            return true;
+        };
+        let name = inner_repo
+            .strip_prefix("crate:")
+            .unwrap_or(inner_repo)
+            .replace('-', "_");
+        deps.iter().any(|d| *d == name)
     }
 
     /// Number of (error, snapshot) entries.

@@ -174,7 +174,10 @@ fn location(path: &str, line: &str, col: Option<&str>) -> Option<Location> {
 /// (`slab`, [`Slab`, `index`]); `m::<impl Div for &D>::div` → (`m`, [`div`]).
 pub fn symbol_path(symbol: &str) -> Option<(String, Vec<String>)> {
     let s = symbol.trim();
-    let s = s.rsplit_once("::h").filter(|(_, h)| h.chars().all(|c| c.is_ascii_hexdigit()) && h.len() == 16).map_or(s, |(a, _)| a);
+    let s = s
+        .rsplit_once("::h")
+        .filter(|(_, h)| h.chars().all(|c| c.is_ascii_hexdigit()) && h.len() == 16)
+        .map_or(s, |(a, _)| a);
     // `<X as T>::f`: X's path, then f.
     let s: String = if let Some(rest) = s.strip_prefix('<') {
         let (inner, tail) = rest.split_once(">::")?;

@@ -172,6 +172,17 @@ impl Pattern {
         self.literal_len
     }
 
+    /// True when the template begins with a hole (`{} at line {}`): a
+    /// wrapper around what precedes its literal text.
+    pub fn starts_with_hole(&self) -> bool {
+        matches!(self.segs.first(), Some(Seg::Hole(_)))
+    }
+
+    /// True when the template ends with a hole.
+    pub fn ends_with_hole(&self) -> bool {
+        matches!(self.segs.last(), Some(Seg::Hole(_)))
+    }
+
     /// Characters of literal text, runs shorter than a few words counting
     /// in proportion to their length.
     pub fn literal_weight(&self) -> f64 {

@@ -135,6 +135,10 @@ pub struct SnapshotMeta {
     /// The upstream commit these files are, when known (a git revision, or
     /// a crate's `.cargo_vcs_info.json`).
     pub vcs: Option<VcsPin>,
+    /// The crates its manifest depends on (`-` written `_`), when known: a
+    /// message of this snapshot can print only their errors inside its own.
+    #[serde(default)]
+    pub deps: Option<Vec<String>>,
 }
 
 /// Where a snapshot's files stand in their upstream repository.

@@ -97,6 +97,7 @@ pub fn read_crate(
             date: rfc3339(newest),
             remote,
             vcs: vcs_info.as_deref().and_then(vcs_pin),
+            deps: manifest.as_deref().and_then(dependencies_of),
         },
         files,
         skips,
@@ -115,6 +116,32 @@ fn vcs_pin(json: &str) -> Option<errdex_model::VcsPin> {
             .unwrap_or("")
             .to_string(),
     })
+}
+
+/// The crates a manifest depends on at run time (`[dependencies]`, also
+/// per target), by package name, `-` written `_`.
+fn dependencies_of(manifest: &str) -> Option<Vec<String>> {
+    let doc: toml::Table = manifest.parse().ok()?;
+    let mut tables = vec![doc.get("dependencies")];
+    if let Some(targets) = doc.get("target").and_then(|t| t.as_table()) {
+        tables.extend(targets.values().map(|t| t.get("dependencies")));
+    }
+    let mut deps: Vec<String> = tables
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.as_table())
+        .flat_map(|t| {
+            t.iter().map(|(key, spec)| {
+                spec.get("package")
+                    .and_then(|p| p.as_str())
+                    .unwrap_or(key)
+                    .replace('-', "_")
+            })
+        })
+        .collect();
+    deps.sort();
+    deps.dedup();
+    Some(deps)
 }
 
 /// `package.repository` of a manifest.

@@ -102,6 +102,7 @@ fn walk(
         date: None,
         remote: None,
         vcs: None,
+        deps: None,
     };
     Ok(Snapshot { meta, files, skips })
 }

@@ -120,6 +120,7 @@ pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snap
                 commit: commit.id.to_string(),
                 path_in_vcs: String::new(),
             }),
+            deps: None,
         },
         files,
         skips,

@@ -372,7 +372,9 @@ impl<'a> Walker<'a> {
     /// serde's `Error::invalid_type(..)` and kin: the default text, with
     /// `Unexpected::X(..)` and `&"expected"` arguments folded in.
     fn serde_error_template(&mut self, method: &str, args: &[Node]) -> Option<Template> {
-        let (_, text) = errdex_model::SERDE_ERRORS.iter().find(|(m, _)| *m == method)?;
+        let (_, text) = errdex_model::SERDE_ERRORS
+            .iter()
+            .find(|(m, _)| *m == method)?;
         let arity = if text.contains("{1}") { 2 } else { 1 };
         if args.len() != arity {
             return None;
