@@ -1,0 +1,148 @@
+//! `errdex explain` on output it was not built with: `tests/unseen` is a
+//! program against crates of the registry that neither corpus holds (hex,
+//! arrayvec; anyhow and serde_json as wrappers). The test builds it with
+//! cargo, runs each case, indexes the exact versions of its `Cargo.lock`
+//! as a user would, and checks that the first match is the site that
+//! produced what the program printed (lines read in each crate's source).
+
+mod common;
+
+use common::errdex;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Builds the program once per test binary, in a folder of its own.
+fn program(tmp: &Path) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/unseen");
+    let dir = tmp.join("unseen");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    for f in ["Cargo.toml", "Cargo.lock", "src/main.rs"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let out = Command::new("cargo")
+        .args(["build", "--quiet", "--locked"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// What the program prints for `case` (stdout and stderr, as a terminal
+/// shows them).
+fn run(dir: &Path, case: &str, backtrace: bool) -> String {
+    let out = Command::new(dir.join("target/debug/unseen"))
+        .arg(case)
+        .env("RUST_BACKTRACE", if backtrace { "1" } else { "0" })
+        .output()
+        .unwrap();
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn explain(db: &Path, input: &str) -> (Option<i32>, Value) {
+    let out = errdex(db)
+        .args(["explain", "--json", "-"])
+        .write_stdin(input.as_bytes().to_vec())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        serde_json::from_slice(&out.stdout).unwrap(),
+    )
+}
+
+/// `crate:NAME path:line kind` of a match.
+fn site(m: &Value) -> String {
+    format!(
+        "{} {}:{} {}",
+        m["repo"].as_str().unwrap(),
+        m["path"].as_str().unwrap(),
+        m["line"],
+        m["kind"].as_str().unwrap()
+    )
+}
+
+#[test]
+fn explains_real_output_of_crates_it_was_not_built_with() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = program(tmp.path());
+    let db = tmp.path().join("u.db");
+    let out = errdex(&db)
+        .args(["index", "--no-history"])
+        .arg(format!("lock:{}", dir.join("Cargo.lock").display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // (case, first match) — each line read in the crate's source.
+    let cases = [
+        // The user's unwrap: the payload's variant, not some crate's unwrap.
+        ("unwrap", "crate:hex src/error.rs:12 debug_variant"),
+        // Derived Debug of a struct variant, field names as evidence.
+        ("debug", "crate:hex src/error.rs:8 debug_variant"),
+        // Display behind the program's own prefix.
+        ("display", "crate:hex src/error.rs:27 display"),
+        // anyhow chain: the library's layer, not the program's context.
+        ("chain", "crate:hex src/error.rs:29 display"),
+        // `#[track_caller]` push: the unwrap inside arrayvec a frame names.
+        ("push", "crate:arrayvec src/arrayvec_impl.rs:40 unwrap"),
+        // serde's default text inside serde_json's position wrapper.
+        ("serde", "crate:serde src/core/de/mod.rs:214 serde_custom"),
+    ];
+    for (case, want) in cases {
+        for backtrace in [false, true] {
+            let input = run(&dir, case, backtrace);
+            let (code, answer) = explain(&db, &input);
+            assert_eq!(code, Some(0), "{case}: {input}");
+            assert_eq!(site(&answer["matches"][0]), want, "{case}: {input}");
+        }
+    }
+
+    // The chain's top line is the program's own context: listed as
+    // unexplained, never matched.
+    let (_, chain) = explain(&db, &run(&dir, "chain", false));
+    assert_eq!(chain["messages"][0]["text"], "loading the signing key");
+    assert!(chain["unexplained"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from(0)));
+    assert!(chain["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["message"] != 0));
+    // The wrapper is listed after the layer it wraps.
+    let (_, serde) = explain(&db, &run(&dir, "serde", false));
+    assert_eq!(
+        site(&serde["matches"][1]),
+        "crate:serde_json src/error.rs:410 display"
+    );
+    assert_eq!(serde["matches"][0]["inner_of"], 1);
+    // std's unwrap text is labelled as std's, its payload explained.
+    let (_, unwrap) = explain(&db, &run(&dir, "unwrap", false));
+    assert_eq!(unwrap["messages"][0]["std"]["source"], "Result::unwrap");
+    assert_eq!(unwrap["messages"][0]["std"]["payload"], "OddLength");
+
+    // Prose no template explains: no match, exit 1.
+    let (code, prose) = explain(
+        &db,
+        "The quick brown fox jumps over the lazy dog near the river bank",
+    );
+    assert_eq!(code, Some(1));
+    assert!(prose["matches"].as_array().unwrap().is_empty());
+    assert_eq!(prose["unexplained"], serde_json::json!([0]));
+}
