@@ -1295,3 +1295,19 @@ fn truncate(s: &str, max: usize) -> &str {
     }
     &s[..end]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_inside_printed_values() {
+        assert_eq!(
+            quoted_strings(r#"Error { detail: "tried to use \"+\"", name: "<string>" }"#),
+            vec![r#"tried to use "+""#.to_string(), "<string>".to_string()]
+        );
+        assert_eq!(strip_std_shapes("Some(Ok(Timeout))"), "Timeout");
+        assert_eq!(strip_std_shapes("None"), "");
+        assert_eq!(strip_std_shapes("Something(1)"), "Something(1)");
+    }
+}

@@ -322,3 +322,21 @@ impl Index {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn format_string_literals_get_holes() {
+        let t = literal_template("expected identifier, found keyword `{}`");
+        assert_eq!(t.to_string(), "expected identifier, found keyword `{}`");
+        assert_eq!(t.literal_len(), "expected identifier, found keyword ``".len());
+        let t = literal_template("a {{literal}} brace and {name:?}");
+        assert_eq!(t.pieces().len(), 2);
+        // Not a format string: kept as text.
+        let t = literal_template("match {x + 1} here");
+        assert_eq!(t.pieces().len(), 1);
+        assert!(is_std_shape("Some({0:?})") && is_std_shape("None") && !is_std_shape("Nothing"));
+    }
+}

@@ -592,6 +592,70 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
     }
 
     #[test]
+    fn report_excerpts_are_decoration_and_the_reason_a_layer_below() {
+        let toml = "TOML parse error at line 1, column 8\n  |\n1 | host = db1\n  |        ^^^\nstring values must be quoted, expected literal string\n";
+        let m = parse(toml);
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("TOML parse error at line 1, column 8", 0),
+                ("string values must be quoted, expected literal string", 1)
+            ]
+        );
+        let miette = "Error: \n  × Expected integer\n   ╭─[2:6]\n 1 │ title \"a\"\n   ·      ──┬─\n   ╰────\n  help: A valid value was partially parsed\n";
+        let m = parse(miette);
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert_eq!(m[0].text, "Expected integer");
+    }
+
+    #[test]
+    fn json_logs_and_error_fields_are_layers() {
+        let m = parse(r#"{"timestamp":"2026-12-02T22:15:31Z","level":"ERROR","fields":{"message":"enqueue failed","error":"sending on a disconnected channel"},"target":"app"}"#);
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("enqueue failed", 0),
+                ("sending on a disconnected channel", 1)
+            ]
+        );
+        let m = parse("2026-12-02T22:15:31.844053Z ERROR app: failed to load config error=invalid value: integer `70000`, expected u16");
+        assert_eq!(m[0].text, "failed to load config");
+        assert_eq!(
+            (m[1].text.as_str(), m[1].layer),
+            ("invalid value: integer `70000`, expected u16", 1)
+        );
+    }
+
+    #[test]
+    fn anyhow_backtrace_frames_go_to_the_last_layer() {
+        let text = "Error: loading key\n\nCaused by:\n    Odd number of digits\n\nStack backtrace:\n   0: hex::decode\n             at /home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/hex-0.4.3/src/lib.rs:10:14\n   1: app::main\n             at ./src/main.rs:7:47\n";
+        let m = parse(text);
+        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(m[1].frames.len(), 2);
+        assert_eq!(m[1].frames[0].symbol.as_deref(), Some("hex::decode"));
+    }
+
+    #[test]
+    fn frame_symbols_name_crate_and_item() {
+        let p = |s: &str| symbol_path(s).map(|(k, p)| (k, p.join("::")));
+        assert_eq!(
+            p("glam::f32::vec3::Vec3::normalize"),
+            Some(("glam".into(), "f32::vec3::Vec3::normalize".into()))
+        );
+        assert_eq!(
+            p("<slab::Slab<T> as core::ops::index::Index<usize>>::index"),
+            Some(("slab".into(), "Slab::index".into()))
+        );
+        assert_eq!(
+            p("rust_decimal::arithmetic_impls::<impl core::ops::arith::Div for &rust_decimal::decimal::Decimal>::div"),
+            Some(("rust_decimal".into(), "arithmetic_impls::div".into()))
+        );
+        assert_eq!(p("main"), None);
+    }
+
+    #[test]
     fn garbage_is_refused_or_harmless() {
         assert_eq!(decode(b"\x00\x01\x02binary"), Err(InputError::Binary));
         assert_eq!(

@@ -123,6 +123,39 @@ fn print_human(
     if x.messages.is_empty() {
         let _ = writeln!(o, "no message found in the input");
     }
+    // The answer first: the site that produced the most telling message,
+    // with its excerpt, then the layers printed around it.
+    if let Some(best) = x.matches.first() {
+        let m = &x.messages[best.message];
+        let _ = writeln!(o, "answer: {}", describe(best));
+        print_values(o, best);
+        if best.kind != errdex_match::MatchKind::Location {
+            for (n, line) in catalog.excerpt(
+                best.snapshot_id,
+                &best.path,
+                best.line.saturating_sub(1),
+                best.end_line + 1,
+            )? {
+                let _ = writeln!(o, "     {n:>5} | {line}");
+            }
+        }
+        if let Some(id) = &best.error_id {
+            let _ = writeln!(o, "     errdex show {id}");
+        }
+        let mut up = best.inner_of;
+        while let Some(i) = up {
+            let _ = writeln!(o, "  printed inside: {}", describe(&x.matches[i]));
+            up = x.matches[i].inner_of;
+        }
+        if let Some(s) = &m.std {
+            let _ = writeln!(
+                o,
+                "  around it: std's text ({}): {}",
+                s.source,
+                s.template.replace('\n', "⏎")
+            );
+        }
+    }
     for (mi, m) in x.messages.iter().enumerate() {
         let at = m
             .location
@@ -134,24 +167,14 @@ fn print_human(
             let _ = writeln!(o, "    {l}");
         }
         let Some(best) = x.best(mi) else {
-            let _ = writeln!(o, "  no site found");
+            let _ = writeln!(
+                o,
+                "  not explained by the index (the program's own text, or code that is not indexed)"
+            );
             continue;
         };
-        let _ = writeln!(o, "  best: {}", describe(best));
-        print_values(o, best);
-        for (n, line) in catalog.excerpt(
-            best.snapshot_id,
-            &best.path,
-            best.line.saturating_sub(1),
-            best.end_line + 1,
-        )? {
-            let _ = writeln!(o, "     {n:>5} | {line}");
-        }
-        if let Some(id) = &best.error_id {
-            let _ = writeln!(o, "     errdex show {id}");
-        }
-        // The chain of wrappers above the best match, then other candidates;
-        // sites sharing a template are folded.
+        let _ = writeln!(o, "  site: {}", describe(best));
+        // Other candidates; sites sharing a template are folded.
         let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut folded = 0;
         let others: Vec<&errdex_match::Match> = x

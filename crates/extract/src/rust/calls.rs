@@ -68,6 +68,9 @@ const OPTION_METHODS: &[&str] = &[
     "last_key_value",
     "first_key_value",
     "chars",
+    "var_os",
+    "ok",
+    "err",
 ];
 
 /// Methods whose result is a `Result`.
