@@ -66,9 +66,10 @@ const MIN_VALUE_TEXT: f64 = 0.4;
 const NOT_A_PANIC: f64 = 0.85;
 /// Literal characters of a partial match that make it a phrase, not a word.
 const MIN_PHRASE: usize = 12;
-/// A resemblance scoring less is not an answer (half of the words of a
-/// short message in order are not enough).
-const MIN_RESEMBLANCE: f64 = 0.4;
+/// A resemblance is an answer when this share of the text's words are the
+/// template's (a typo or a cut keeps most; a sentence of the program's own
+/// that shares a few words with a template does not).
+const RESEMBLING_WORDS: f64 = 0.65;
 /// A match scoring less explains too little of its message to be named.
 const MIN_SCORE: f64 = 0.3;
 /// An inner match is the root cause when its template explains more than
@@ -335,11 +336,20 @@ impl Index {
         // layer of a chain, the best answer.
         let mut order: Vec<usize> = (0..messages.len()).collect();
         let answer_score = |l: &Local| l.answer.map_or(-1.0, |a| l.matches[a].score);
+        // A whole template (or a location) is stronger than a resemblance.
+        let whole = |l: &Local| {
+            l.answer.is_some_and(|a| {
+                let k = &l.matches[a];
+                !k.evidence.contains(&Evidence::Resemblance)
+                    || k.evidence.contains(&Evidence::Template)
+            })
+        };
         order.sort_by(|&a, &b| {
             let (la, lb) = (&locals[a], &locals[b]);
             lb.answer
                 .is_some()
                 .cmp(&la.answer.is_some())
+                .then(whole(lb).cmp(&whole(la)))
                 .then(messages[b].layer.cmp(&messages[a].layer))
                 .then(answer_score(lb).total_cmp(&answer_score(la)))
                 .then(a.cmp(&b))
@@ -434,25 +444,39 @@ impl Index {
                 out.insert(0, place);
             }
         }
+        // The report's location names an indexed line: a registry path, or
+        // a path of an indexed folder whose site there says this text.
         let located = out.first().is_some_and(|k| {
-            k.kind == MatchKind::Location || k.evidence.contains(&Evidence::Location)
-        }) && m.location.as_ref().is_some_and(|l| l.registry.is_some());
+            k.kind == MatchKind::Location
+                || (k.evidence.contains(&Evidence::Location)
+                    && (m.location.as_ref().is_some_and(|l| l.registry.is_some())
+                        || k.evidence.contains(&Evidence::Template)))
+        });
         // std's `unwrap` text called from an indexed crate (a frame names
         // the call, the header names the crate's caller under
         // `#[track_caller]`): that call panicked; the value is its layer.
         let framed_std = m.std.is_some()
             && out.first().is_some_and(|k| {
-                k.evidence.contains(&Evidence::Frame)
+                m.frames.iter().any(|f| {
+                    f.registry.as_ref().is_some_and(|r| {
+                        k.repo == format!("crate:{}", r.name) && k.path == r.path
+                    })
+                }) && k.evidence.contains(&Evidence::Frame)
                     && k.evidence.contains(&Evidence::Template)
                     && matches!(k.kind, MatchKind::Site(kind) if is_std_wrapper(kind) || kind == Kind::Expect)
             });
+        // A library's line (a registry path, a frame) is where it panicked:
+        // the answer. A located line of other indexed code (the program's
+        // own folder) is the outer layer of what it printed.
+        let library_located =
+            framed_std || (located && m.location.as_ref().is_some_and(|l| l.registry.is_some()));
         let located = located || framed_std;
         // What std printed around a value: the value is the next layer.
         let mut roots: Vec<usize> = Vec::new();
         let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());
         if let Some(payload) = payload {
             let first = out.len();
-            let parent = framed_std.then(|| {
+            let parent = located.then(|| {
                 let snapshot = out[0].snapshot_id;
                 (
                     0,
@@ -462,9 +486,14 @@ impl Index {
                     },
                 )
             });
+            if located {
+                roots.push(0);
+            }
             if let Some(k) = self.explain_value(mi, payload, parent) {
                 out.push(k);
-                roots.push(first);
+                if !located {
+                    roots.push(first);
+                }
                 self.explain_holes(mi, first, &mut out, 1);
             }
         } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
@@ -497,8 +526,10 @@ impl Index {
                 }
             }
         }
-        let answer = if located {
+        let answer = if library_located {
             Some(0)
+        } else if located {
+            Some(self.innermost(&out, 0))
         } else {
             roots
                 .first()
@@ -649,13 +680,16 @@ impl Index {
             if !usable || c.at_location {
                 continue;
             }
-            // A wrapper that begins with a hole (`{} at line {}`) around
-            // what a parent's last hole took is the parent's wrapper, not
-            // its content: the parent's text ends inside it.
-            if parent.is_some_and(|p| p.trailing) && self.starts_with_hole(*target) {
+            // A wrapper that begins with a hole (`{} at line {}`) in what a
+            // parent's last hole took is its content only when what its own
+            // first hole took is a message; else (`u16 at line 1`) it is the
+            // parent's wrapper: the parent's text ends inside it.
+            let wrapper_in_tail =
+                parent.is_some_and(|p| p.trailing) && self.starts_with_hole(*target);
+            let Some(mut v) = self.explained_as(*target, c, norm, depth, memo, wrapper_in_tail)
+            else {
                 continue;
-            }
-            let mut v = self.explained(*target, c, norm, depth, memo);
+            };
             if let Some(p) = parent_snapshot {
                 v *= self.layer_weight(p, *target);
             }
@@ -673,21 +707,46 @@ impl Index {
     /// and, hole by hole, what the best explanation of the hole's value
     /// explains.
     fn explained(&self, t: Target, c: &Candidate, norm: &str, depth: u32, memo: &Memo) -> f64 {
+        self.explained_as(t, c, norm, depth, memo, false)
+            .unwrap_or(0.0)
+    }
+
+    /// [`Index::explained`]; `lead_must_explain`: none when what the first
+    /// hole took is not explained.
+    fn explained_as(
+        &self,
+        t: Target,
+        c: &Candidate,
+        norm: &str,
+        depth: u32,
+        memo: &Memo,
+        lead_must_explain: bool,
+    ) -> Option<f64> {
         let Some(f) = &c.found else {
-            return c.text * norm.chars().count() as f64 * 0.5;
+            return Some(c.text * norm.chars().count() as f64 * 0.5);
         };
         let pattern = match t {
             Target::Site(entry, _) => Some(self.entries[entry as usize].pattern),
             Target::Literal(_) => None,
         };
-        let mut total = pattern.map_or(f.literal as f64 * LITERAL_WEIGHT, |p| {
-            self.patterns[p].literal_weight()
-        });
+        let mut total = match (t, pattern) {
+            (Target::Site(..), Some(p)) => self.patterns[p].literal_weight(),
+            (Target::Literal(l), _) => {
+                let l = &self.literals[l as usize];
+                let weight = if l.is_test || is_test_path(&l.path) {
+                    TEST_LITERAL_WEIGHT
+                } else {
+                    LITERAL_WEIGHT
+                };
+                f.literal as f64 * weight
+            }
+            (Target::Site(..), None) => 0.0,
+        };
         let Target::Site(entry, _) = t else {
-            return total;
+            return Some(total);
         };
         if depth >= MAX_EXPLAINED_DEPTH {
-            return total;
+            return (!lead_must_explain).then_some(total);
         }
         let snapshot = self.snapshot_of(t);
         let pattern = &self.patterns[self.entries[entry as usize].pattern];
@@ -697,11 +756,18 @@ impl Index {
             let trailing = ci + 1 == n && pattern.ends_with_hole();
             let v = unquote(strip_std_shapes(&cap.value));
             let v = v.trim();
+            let lead = ci == 0 && lead_must_explain;
             if v.chars().count() < 3 || !v.chars().any(char::is_alphabetic) {
+                if lead {
+                    return None;
+                }
                 continue;
             }
             let key = (v.to_string(), snapshot, trailing);
-            if let Some(x) = memo.borrow().get(&key) {
+            if let Some(x) = memo.borrow().get(&key).copied() {
+                if lead && x == 0.0 {
+                    return None;
+                }
                 total += x;
                 continue;
             }
@@ -720,9 +786,12 @@ impl Index {
                     self.explained(*t2, c2, &vn, depth + 1, memo) * self.layer_weight(snapshot, *t2)
                 });
             memo.borrow_mut().insert(key, x);
+            if lead && x == 0.0 {
+                return None;
+            }
             total += x;
         }
-        total
+        Some(total)
     }
 
     /// How much a layer `t` printed inside one of snapshot `outer` counts:
@@ -1196,7 +1265,21 @@ fn explains_enough(k: &Match, text: &str) -> bool {
         let chars = normalize(text).chars().count().max(1);
         return k.literal_chars >= MIN_PHRASE || k.literal_chars as f64 >= 0.5 * chars as f64;
     }
-    k.score >= MIN_RESEMBLANCE
+    // A resemblance: most of the text's words are the template's (a typo,
+    // a cut), not a few of them inside the program's own sentence.
+    let template_words: Vec<&str> = crate::pattern::words(&k.template).collect();
+    let text_words: Vec<&str> = crate::pattern::words(text).collect();
+    let last = text_words.len().saturating_sub(1);
+    let shared = text_words
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| {
+            template_words
+                .iter()
+                .any(|w| crate::pattern::same_word(m, w, *i == last))
+        })
+        .count();
+    k.score >= MIN_SCORE && shared as f64 >= RESEMBLING_WORDS * text_words.len() as f64
 }
 
 /// Whether `inner`, an error printed in a hole of `outer`, is the cause to

@@ -331,7 +331,10 @@ mod tests {
     fn format_string_literals_get_holes() {
         let t = literal_template("expected identifier, found keyword `{}`");
         assert_eq!(t.to_string(), "expected identifier, found keyword `{}`");
-        assert_eq!(t.literal_len(), "expected identifier, found keyword ``".len());
+        assert_eq!(
+            t.literal_len(),
+            "expected identifier, found keyword ``".len()
+        );
         let t = literal_template("a {{literal}} brace and {name:?}");
         assert_eq!(t.pieces().len(), 2);
         // Not a format string: kept as text.

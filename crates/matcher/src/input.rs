@@ -611,7 +611,9 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
 
     #[test]
     fn json_logs_and_error_fields_are_layers() {
-        let m = parse(r#"{"timestamp":"2026-12-02T22:15:31Z","level":"ERROR","fields":{"message":"enqueue failed","error":"sending on a disconnected channel"},"target":"app"}"#);
+        let m = parse(
+            r#"{"timestamp":"2026-12-02T22:15:31Z","level":"ERROR","fields":{"message":"enqueue failed","error":"sending on a disconnected channel"},"target":"app"}"#,
+        );
         let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
         assert_eq!(
             texts,

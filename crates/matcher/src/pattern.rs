@@ -322,9 +322,14 @@ impl Pattern {
         }
         let mut j = 0;
         let mut hit_chars = 0;
+        let last = mwords.len().saturating_sub(1);
         for w in &twords {
-            if let Some(k) = mwords[j..].iter().position(|m| m == w) {
-                hit_chars += w.len();
+            if let Some(k) = mwords[j..]
+                .iter()
+                .enumerate()
+                .position(|(i, m)| same_word(m, w, j + i == last))
+            {
+                hit_chars += w.len().min(mwords[j + k].len());
                 j += k + 1;
             }
         }
@@ -333,6 +338,38 @@ impl Pattern {
         let covered_template = hit_chars as f64 / tchars as f64;
         let covered_text = hit_chars as f64 / mchars as f64;
         covered_template.min(1.0) * covered_text.min(1.0).sqrt()
+    }
+}
+
+/// Whether word `m` of a text is template word `w`: the same, one typo
+/// apart (both of five letters or more), or, for the text's last word, a
+/// cut of it (`exceed` for `exceeded`).
+pub fn same_word(m: &str, w: &str, last: bool) -> bool {
+    m == w
+        || (m.len() >= 5 && w.len() >= 5 && one_edit_apart(m, w))
+        || (last && m.len() >= 4 && w.starts_with(m))
+}
+
+/// One insertion, deletion or substitution turns `a` into `b`.
+fn one_edit_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    if long.len() - short.len() > 1 {
+        return false;
+    }
+    let prefix = short
+        .iter()
+        .zip(long.iter())
+        .take_while(|(x, y)| x == y)
+        .count();
+    if short.len() == long.len() {
+        short[prefix + 1..] == long[prefix + 1..]
+    } else {
+        short[prefix..] == long[prefix + 1..]
     }
 }
 
