@@ -1,6 +1,6 @@
 //! Facts about an error, from the snapshot's code and the catalogue.
 
-use crate::syntax::{self, Callee, FnDef, Guard, Owner, Symbols};
+use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
 use errdex_model::{EvidenceKind, Kind, Origin, SourceFile};
@@ -11,9 +11,9 @@ const MAX_SITES: usize = 3;
 /// Callers listed.
 const MAX_CALLERS: usize = 8;
 /// Public fns listed.
-const MAX_ENTRIES: usize = 5;
+const MAX_ENTRIES: usize = 6;
 /// Calls followed back from the site to find public fns.
-const MAX_HOPS: usize = 3;
+const MAX_HOPS: usize = 5;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
 /// Tests listed.
@@ -42,6 +42,12 @@ enum Resolution {
     Exact,
     /// `P::f` where the caller bounds `P` by the fn's trait.
     Bound,
+    /// `P::f` where `P` is bounded by a trait of another crate (which may
+    /// bring `f` through its supertraits).
+    BoundExternal,
+    /// A method call whose receiver type syntax cannot tell, and every fn of
+    /// that name implements one trait's method.
+    Trait,
     /// A method call whose receiver type syntax cannot tell; the only fn
     /// of that name.
     NameUnique,
@@ -158,6 +164,7 @@ impl Analyzer {
         for s in &sites {
             self.site_facts(&mut b, error, s, &mut throwers);
         }
+        self.const_message_facts(&mut b, error);
         for &f in &throwers {
             self.caller_facts(&mut b, f);
         }
@@ -192,6 +199,8 @@ impl Analyzer {
                     None,
                 );
                 self.sentinel_facts(b, error, f, s);
+                self.mechanism_facts(b, error, fi, s);
+                self.alternative_facts(b, fi, None);
             }
         }
         doc_facts(b, error);
@@ -217,6 +226,9 @@ impl Analyzer {
             .unwrap_or_default();
         match error.kind {
             Kind::Assert | Kind::Ensure => {
+                if let (Some(c), Some(fi)) = (&parts.first_argument, self.enclosing_fn(&s.path, s.line)) {
+                    self.alternative_facts(b, fi, Some(c));
+                }
                 if let Some(c) = parts.first_argument {
                     b.push(
                         FactKind::Assertion,
@@ -245,11 +257,15 @@ impl Analyzer {
             }
             Kind::Expect | Kind::Unwrap | Kind::ExpectErr | Kind::UnwrapErr => {
                 if let Some(r) = parts.receiver {
-                    let case = match (error.kind, error.template.as_str()) {
-                        (Kind::ExpectErr | Kind::UnwrapErr, _) => "an `Ok` value".to_string(),
-                        (_, t) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
-                        (_, t) if t.contains("`Result::unwrap()`") => "an `Err` value".to_string(),
-                        _ => "`None` or an `Err` value".to_string(),
+                    let mut sub = Builder::default();
+                    let is_option = self.receiver_facts(&mut sub, &r);
+                    let case = match (error.kind, error.template.as_str(), is_option) {
+                        (Kind::ExpectErr | Kind::UnwrapErr, _, _) => "an `Ok` value".to_string(),
+                        (_, t, _) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
+                        (_, t, _) if t.contains("`Result::unwrap()`") => "an `Err` value".to_string(),
+                        (_, _, Some(true)) => "`None` (it is an `Option`)".to_string(),
+                        (_, _, Some(false)) => "an `Err` (it is a `Result`)".to_string(),
+                        _ => "without a value to take".to_string(),
                     };
                     b.push(
                         FactKind::Receiver,
@@ -257,6 +273,11 @@ impl Analyzer {
                         here.clone(),
                         None,
                     );
+                    for f in sub.facts {
+                        if !b.seen(&f.text) {
+                            b.push(f.kind, f.text, f.path.zip(f.line), None);
+                        }
+                    }
                 }
             }
             _ => {}
@@ -280,7 +301,7 @@ impl Analyzer {
             b.push(
                 FactKind::Sentinel,
                 format!(
-                    "The body of `{}` is only this {}: the fn deliberately refuses every call.",
+                    "The body of `{}` is only this {}: whether it fails is decided where it is called (see its callers and their conditions).",
                     f.qualified(),
                     error.kind.as_str()
                 ),
@@ -302,66 +323,207 @@ impl Analyzer {
         }
     }
 
-    /// Calls of fn `target`, each with how it was resolved.
-    fn callers_of(&self, target: usize) -> Vec<(usize, Resolution)> {
-        let t = &self.symbols.fns[target];
-        let namesakes = self.by_name.get(&t.name).map_or(0, Vec::len);
+    /// The fns a call may name for fn `fi`: itself, or — for a fn written
+    /// in a `macro_rules!` body with metavariables in its name or impl —
+    /// the fn each invocation generates.
+    fn targets(&self, fi: usize) -> Vec<Target> {
+        let f = &self.symbols.fns[fi];
+        let (ty, of_trait, default_of) = match &f.owner {
+            Owner::Impl { ty, of_trait } => (Some(ty.clone()), of_trait.clone(), None),
+            Owner::TraitDefault(t) => (None, None, Some(t.clone())),
+            Owner::Module => (None, None, None),
+        };
+        let own = Target {
+            fi,
+            name: f.name.clone(),
+            ty,
+            of_trait,
+            default_of,
+            generated_at: None,
+        };
+        let Some(m) = &f.in_macro else {
+            return vec![own];
+        };
+        let templated = own.name.contains('$')
+            || own.ty.as_deref().is_some_and(|t| t.contains('$'))
+            || own.of_trait.as_deref().is_some_and(|t| t.contains('$'));
+        let mut out = Vec::new();
+        for inv in self.expansions(m, f.lines.0) {
+            let sub = |s: &str| expand_text(s, &inv.bindings);
+            out.push(Target {
+                fi,
+                name: last(&sub(&own.name)),
+                ty: own.ty.as_deref().map(|t| last_segment_of(&sub(t))),
+                of_trait: own.of_trait.as_deref().map(|t| last_segment_of(&sub(t))),
+                default_of: own.default_of.clone(),
+                generated_at: Some((inv.call.path.clone(), inv.call.line)),
+            });
+        }
+        if out.is_empty() || !templated {
+            out.truncate(usize::from(templated) * out.len());
+            out.insert(0, own);
+        }
+        out
+    }
+
+    /// The invocations of `macro_rules! name` whose matched rule's body holds
+    /// `line`, with their metavariable bindings.
+    fn expansions(&self, name: &str, line: u32) -> Vec<Expansion<'_>> {
+        let Some(def) = self.symbols.macros.iter().find(|m| {
+            m.name == name
+                && m.rules.iter().any(|(_, body, start)| {
+                    *start <= line && line <= *start + body.lines().count() as u32
+                })
+        }) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for call in self.symbols.macro_calls.iter().filter(|c| c.name == name) {
+            // The first rule that matches, as the compiler takes it.
+            for (matcher, body, start) in &def.rules {
+                if let Some(bindings) = bind(matcher, &call.args) {
+                    if *start <= line && line <= *start + body.lines().count() as u32 {
+                        out.push(Expansion { call, bindings });
+                    }
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The traits a trait implies (itself and its supertraits, transitively,
+    /// as far as the snapshot defines them).
+    fn trait_closure(&self, name: &str) -> HashSet<String> {
+        let mut seen = HashSet::from([name.to_string()]);
+        let mut stack = vec![name.to_string()];
+        while let Some(t) = stack.pop() {
+            for d in self.symbols.traits.iter().filter(|d| d.name == t) {
+                for s in &d.supertraits {
+                    if seen.insert(s.clone()) {
+                        stack.push(s.clone());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    fn is_local_trait(&self, name: &str) -> bool {
+        self.symbols.traits.iter().any(|t| t.name == name)
+    }
+
+    /// Distinct fns of a name (a fn written twice under exclusive `cfg`s in
+    /// one file counts once).
+    fn namesakes(&self, name: &str) -> Vec<usize> {
+        let mut seen = HashSet::new();
+        self.by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&i| {
+                        let f = &self.symbols.fns[i];
+                        !f.is_test && seen.insert((f.path.clone(), f.qualified()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// How call `c` resolves to target `t`, if it can.
+    fn resolve(&self, t: &Target, c: &Call) -> Option<Resolution> {
+        if c.name != t.name {
+            return None;
+        }
+        let caller = c.caller.map(|i| &self.symbols.fns[i]);
+        let caller_ty = caller.and_then(|f| match &f.owner {
+            Owner::Impl { ty, .. } => Some(ty.as_str()),
+            _ => None,
+        });
+        let caller_trait = caller.and_then(|f| match &f.owner {
+            Owner::Impl { of_trait, .. } => of_trait.as_deref(),
+            Owner::TraitDefault(t) => Some(t.as_str()),
+            Owner::Module => None,
+        });
+        let the_trait = t.of_trait.as_deref().or(t.default_of.as_deref());
+        match &c.callee {
+            Callee::Path { qualifier: Some(q) } => {
+                if t.ty.as_deref() == Some(q.as_str())
+                    || (q == "Self" && caller_ty.is_some() && caller_ty == t.ty.as_deref())
+                {
+                    return Some(Resolution::Exact);
+                }
+                let tr = the_trait?;
+                if q == tr || (q == "Self" && caller_trait == Some(tr)) {
+                    return Some(Resolution::Exact);
+                }
+                let f = caller?;
+                let bounds: Vec<&str> = f
+                    .bounds
+                    .iter()
+                    .filter(|(p, _)| p == q)
+                    .map(|(_, b)| b.as_str())
+                    .collect();
+                if bounds.iter().any(|b| self.trait_closure(b).contains(tr)) {
+                    return Some(Resolution::Bound);
+                }
+                if bounds.iter().any(|b| !self.is_local_trait(b)) && !self.is_local_trait(tr)
+                {
+                    return Some(Resolution::BoundExternal);
+                }
+                None
+            }
+            Callee::Path { qualifier: None } => {
+                let module = t.ty.is_none() && t.default_of.is_none();
+                module.then(|| by_name(self.namesakes(&t.name).len()))
+            }
+            Callee::Method { on_self } => {
+                let on_self = *on_self;
+                if t.ty.is_none() && t.default_of.is_none() {
+                    return None;
+                }
+                if on_self && caller_ty.is_some() && caller_ty == t.ty.as_deref() {
+                    return Some(Resolution::Exact);
+                }
+                if on_self && t.default_of.is_some() && caller_trait == t.default_of.as_deref() {
+                    return Some(Resolution::Exact);
+                }
+                let names = self.namesakes(&t.name);
+                if names.len() <= 1 {
+                    return Some(Resolution::NameUnique);
+                }
+                // Every fn of that name belongs to one trait: a call of that
+                // trait's method.
+                let tr = the_trait?;
+                let same_trait = names.iter().all(|&i| match &self.symbols.fns[i].owner {
+                    Owner::Impl {
+                        of_trait: Some(x), ..
+                    } => x == tr,
+                    Owner::TraitDefault(x) => x == tr,
+                    _ => false,
+                });
+                Some(if same_trait {
+                    Resolution::Trait
+                } else {
+                    Resolution::NameAmbiguous
+                })
+            }
+        }
+    }
+
+    /// Calls of fn `fi` (or of what a macro generates from it), each with
+    /// how it was resolved.
+    fn callers_of(&self, fi: usize) -> Vec<(usize, Resolution)> {
+        let targets = self.targets(fi);
         let mut out = Vec::new();
         for (ci, c) in self.symbols.calls.iter().enumerate() {
-            if c.name != t.name {
+            let Some(caller) = c.caller else { continue };
+            if caller == fi {
                 continue;
             }
-            let caller = c.caller.map(|i| &self.symbols.fns[i]);
-            let caller_ty = caller.and_then(|f| match &f.owner {
-                Owner::Impl { ty, .. } => Some(ty.as_str()),
-                _ => None,
-            });
-            let res = match (&t.owner, &c.callee) {
-                (Owner::Impl { ty, of_trait }, Callee::Path { qualifier: Some(q) }) => {
-                    if q == ty || (q == "Self" && caller_ty == Some(ty)) {
-                        Some(Resolution::Exact)
-                    } else if of_trait.as_deref().is_some_and(|tr| bounded(caller, q, tr)) {
-                        Some(Resolution::Bound)
-                    } else {
-                        None
-                    }
-                }
-                (Owner::TraitDefault(tr), Callee::Path { qualifier: Some(q) }) => {
-                    if q == tr || bounded(caller, q, tr) {
-                        Some(if q == tr {
-                            Resolution::Exact
-                        } else {
-                            Resolution::Bound
-                        })
-                    } else {
-                        None
-                    }
-                }
-                (Owner::Impl { ty, .. }, Callee::Method { on_self: true })
-                    if caller_ty == Some(ty) =>
-                {
-                    Some(Resolution::Exact)
-                }
-                (Owner::Impl { .. } | Owner::TraitDefault(_), Callee::Method { .. }) => {
-                    Some(by_name(namesakes))
-                }
-                (Owner::Module, Callee::Path { qualifier }) => {
-                    // `module::f(..)` or `f(..)`; `Type::f` is a method.
-                    if qualifier
-                        .as_deref()
-                        .is_some_and(|q| q.starts_with(|ch: char| ch.is_ascii_uppercase()))
-                    {
-                        None
-                    } else {
-                        Some(by_name(namesakes))
-                    }
-                }
-                _ => None,
-            };
-            if let (Some(r), Some(caller)) = (res, c.caller) {
-                if caller != target {
-                    out.push((ci, r));
-                }
+            if let Some(r) = targets.iter().find_map(|t| self.resolve(t, c)) {
+                out.push((ci, r));
             }
         }
         out
@@ -385,41 +547,95 @@ impl Analyzer {
             let Some(caller) = c.caller.map(|i| &self.symbols.fns[i]) else {
                 continue;
             };
+            if caller.is_test {
+                continue;
+            }
+            let bound = match &c.callee {
+                Callee::Path { qualifier: Some(q) } => caller
+                    .bounds
+                    .iter()
+                    .filter(|(p, _)| p == q)
+                    .map(|(p, tr)| format!("{p}: {tr}"))
+                    .next()
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
             let how = match r {
                 Resolution::Exact => "resolved by its path".to_string(),
-                Resolution::Bound => {
-                    let bound = caller
-                        .bounds
-                        .iter()
-                        .find(|(p, tr)| {
-                            matches!(&c.callee, Callee::Path { qualifier: Some(q) } if q == p)
-                                && matches!(&t.owner, Owner::Impl { of_trait: Some(x), .. } | Owner::TraitDefault(x) if x == tr)
-                        })
-                        .map(|(p, tr)| format!("{p}: {tr}"))
-                        .unwrap_or_default();
-                    format!("resolved through the generic bound `{bound}`")
-                }
+                Resolution::Bound => format!("resolved through the generic bound `{bound}`"),
+                Resolution::BoundExternal => format!(
+                    "resolved through the generic bound `{bound}`, a trait of another crate that brings the method"
+                ),
+                Resolution::Trait => format!(
+                    "a call of the trait method `{}`; the impl that runs depends on the receiver's type",
+                    t.name
+                ),
                 Resolution::NameUnique => {
                     format!("resolved by name only: the only fn named `{}`", t.name)
                 }
-                Resolution::NameAmbiguous => unreachable!("filtered out"),
+                Resolution::NameAmbiguous => continue,
             };
             let key = format!("caller:{}:{}", c.path, c.line);
             if b.seen(&key) {
                 continue;
             }
+            let called = match &c.callee {
+                Callee::Path { qualifier: Some(q) } => format!("{q}::{}", c.name),
+                Callee::Path { qualifier: None } => c.name.clone(),
+                Callee::Method { .. } => match &c.receiver {
+                    Some(r) if r.len() <= 40 => format!("{r}.{}", c.name),
+                    _ => format!(".{}", c.name),
+                },
+            };
             b.push(
                 FactKind::Caller,
                 format!(
-                    "`{}`{} calls `{}` ({how}).",
+                    "`{}` {} `{called}` ({how}).",
                     caller.qualified(),
-                    if caller.is_test { " (a test)" } else { "" },
-                    t.qualified()
+                    if c.by_reference { "passes" } else { "calls" },
                 ),
                 Some((c.path.clone(), c.line)),
                 None,
             );
             listed += 1;
+            // The guard at the call is the trigger of a helper.
+            if let Some(pf) = self.files.get(&c.path) {
+                let guards = pf
+                    .tree_at(c.line, c.column)
+                    .map(|tr| syntax::guards_at(tr, &pf.file.text, c.line, c.column))
+                    .unwrap_or_default();
+                for g in guards.iter().take(3) {
+                    let when = guard_text(g);
+                    b.push(
+                        FactKind::Guard,
+                        format!(
+                            "Where `{}` calls it ({}:{}), {}",
+                            caller.qualified(),
+                            c.path,
+                            c.line,
+                            crate::sections::lower_first(&when)
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+                if syntax::in_const_at(
+                    pf.tree_at(c.line, c.column).unwrap_or(&pf.trees[0]),
+                    c.line,
+                    c.column,
+                ) {
+                    b.push(
+                        FactKind::Mechanism,
+                        format!(
+                            "`{}` calls it inside a `const {{ .. }}` block: it is evaluated at compile time, so a failure is a build error (when the generic item is instantiated, not at `cargo check`), never a runtime panic.",
+                            caller.qualified()
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+            }
+            self.wrapper_fact(b, t, caller, c);
         }
         let ambiguous = callers
             .iter()
@@ -431,19 +647,79 @@ impl Analyzer {
                 format!(
                     "{ambiguous} more call(s) of a method named `{}` may reach it; syntax alone cannot tell which of the {} fns of that name they call.",
                     t.name,
-                    self.by_name.get(&t.name).map_or(0, Vec::len)
+                    self.namesakes(&t.name).len()
                 ),
                 None,
                 None,
             );
         }
-        // Public fns reaching it within a few calls (certain resolutions only).
-        if t.is_pub {
+        self.entry_facts(b, target);
+    }
+
+    /// A wrapper impl whose method calls the same method on its inner type
+    /// (`impl<B: Backend> Ops for Autodiff<B>` calling `B::op`) reaches
+    /// itself only when the inner type is the wrapper again.
+    fn wrapper_fact(&self, b: &mut Builder, t: &FnDef, caller: &FnDef, c: &Call) {
+        let Callee::Path { qualifier: Some(q) } = &c.callee else {
+            return;
+        };
+        let (Some(self_ty), Some(caller_self)) = (&t.impl_self, &caller.impl_self) else {
+            return;
+        };
+        if self_ty != caller_self || !caller.impl_params.iter().any(|p| p == q) {
+            return;
+        }
+        let wrapper = last_segment_of(self_ty);
+        let generic_arg = self_ty
+            .split(['<', '>', ',', ' '])
+            .any(|w| w.trim() == q.as_str());
+        if !generic_arg || b.seen(&format!("wrapper:{}", t.qualified())) {
+            return;
+        }
+        b.push(
+            FactKind::Caller,
+            format!(
+                "`{}` calls `{q}::{}` on the inner type `{q}` of `{self_ty}`, not on itself: that call reaches this impl only when `{q}` is itself a `{wrapper}` (nested, `{wrapper}<{wrapper}<..>>`); otherwise it runs the inner type's own `{}`. Apart from that, only a direct call of `{}` on a `{self_ty}` reaches it.",
+                caller.qualified(),
+                t.name,
+                t.name,
+                t.name
+            ),
+            Some((c.path.clone(), c.line)),
+            None,
+        );
+    }
+
+    /// Public fns and trait impls a user reaches it through, following
+    /// resolved calls back a few steps.
+    fn entry_facts(&self, b: &mut Builder, target: usize) {
+        let t = &self.symbols.fns[target];
+        let mut entries = 0;
+        for tg in self.targets(target) {
+            if let (Some(tr), Some(ty)) = (&tg.of_trait, &tg.ty) {
+                if let Some(call) = implicit_call(tr, &tg.name, ty) {
+                    if entries < MAX_ENTRIES && !b.seen(&format!("implicit:{tr}:{ty}:{}", tg.name))
+                    {
+                        let at = tg
+                            .generated_at
+                            .clone()
+                            .unwrap_or((t.path.clone(), t.lines.0));
+                        b.push(
+                            FactKind::PublicEntry,
+                            format!("`{tr}::{}` for `{ty}` is reached by {call}.", tg.name),
+                            Some(at),
+                            None,
+                        );
+                        entries += 1;
+                    }
+                }
+            }
+        }
+        if t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. }) {
             return;
         }
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
-        let mut entries = 0;
         while let Some((f, hops, chain)) = queue.pop_front() {
             if hops == MAX_HOPS || entries == MAX_ENTRIES {
                 continue;
@@ -464,15 +740,32 @@ impl Analyzer {
                 }
                 let mut chain = chain.clone();
                 chain.push(cf.qualified());
-                if cf.is_pub && hops > 0 && entries < MAX_ENTRIES {
-                    let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
-                    b.push(
-                        FactKind::PublicEntry,
-                        format!(
+                let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
+                let implicit = match &cf.owner {
+                    Owner::Impl {
+                        ty,
+                        of_trait: Some(tr),
+                    } => implicit_call(tr, &cf.name, ty),
+                    _ => None,
+                };
+                let public = cf.is_pub
+                    && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                if entries < MAX_ENTRIES && (public || implicit.is_some()) {
+                    let text = match &implicit {
+                        Some(call) => format!(
+                            "`{}` reaches it ({}), and a user reaches that by {call}.",
+                            cf.qualified(),
+                            path.join(" → ")
+                        ),
+                        None => format!(
                             "The public fn `{}` reaches it: {}.",
                             cf.qualified(),
                             path.join(" → ")
                         ),
+                    };
+                    b.push(
+                        FactKind::PublicEntry,
+                        text,
                         Some((cf.path.clone(), cf.lines.0)),
                         None,
                     );
@@ -480,6 +773,633 @@ impl Analyzer {
                 }
                 queue.push_back((caller, hops + 1, chain));
             }
+        }
+        if entries == 0 {
+            self.type_use_entries(b, target);
+        }
+    }
+
+    /// For a method no call reaches (a trait impl driven by another crate,
+    /// such as a serde `Serializer`), the public fns that use its type.
+    fn type_use_entries(&self, b: &mut Builder, target: usize) {
+        let t = &self.symbols.fns[target];
+        let Owner::Impl { ty, .. } = &t.owner else {
+            return;
+        };
+        let mut types = VecDeque::from([(ty.clone(), 0usize, vec![ty.clone()])]);
+        let mut seen_types = HashSet::from([ty.clone()]);
+        let mut found = 0;
+        while let Some((ty, depth, chain)) = types.pop_front() {
+            if depth == 3 || found == MAX_ENTRIES {
+                break;
+            }
+            for f in &self.symbols.fns {
+                if f.is_test || found == MAX_ENTRIES {
+                    continue;
+                }
+                let own = matches!(&f.owner, Owner::Impl { ty: t2, .. } if *t2 == ty);
+                if own || !mentions(&f.text, &ty) {
+                    continue;
+                }
+                let public = f.is_pub
+                    && matches!(f.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                if public {
+                    if b.seen(&format!("typeuse:{}", f.qualified())) {
+                        continue;
+                    }
+                    let via: Vec<String> = chain.iter().map(|c| format!("`{c}`")).collect();
+                    b.push(
+                        FactKind::PublicEntry,
+                        format!(
+                            "The public fn `{}` uses `{ty}`{}: the method runs when that fn drives it.",
+                            f.qualified(),
+                            if chain.len() > 1 {
+                                format!(" (through {})", via.join(" ← "))
+                            } else {
+                                String::new()
+                            }
+                        ),
+                        Some((f.path.clone(), f.lines.0)),
+                        None,
+                    );
+                    found += 1;
+                } else if let Owner::Impl { ty: next, .. } = &f.owner {
+                    if seen_types.insert(next.clone()) {
+                        let mut c = chain.clone();
+                        c.push(next.clone());
+                        types.push_back((next.clone(), depth + 1, c));
+                    }
+                }
+            }
+        }
+    }
+
+    /// How the site works: the thrower's attributes and `cfg` gates, the
+    /// macro it is written in, `debug_assert!`, compile-time evaluation,
+    /// a trait's default method and who overrides it, serde's `custom`.
+    fn mechanism_facts(&self, b: &mut Builder, error: &ErrorDetail, fi: usize, s: &SiteRow) {
+        let f = &self.symbols.fns[fi];
+        let at = Some((f.path.clone(), f.lines.0));
+        let name = f.qualified();
+        for a in &f.attrs {
+            let a = a.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = if a == "cold" {
+                format!("`{name}` is marked `#[cold]`: a helper the compiler keeps out of the hot path, called only on the failure path; the condition that leads here is the guard at its callers.")
+            } else if a.starts_with("inline(never)") {
+                format!("`{name}` is `#[inline(never)]`: it stays a separate frame in backtraces.")
+            } else if a == "track_caller" {
+                format!("`{name}` is `#[track_caller]`: the panic report names the location of the caller (your call site), not this line.")
+            } else if a.starts_with("cfg_attr(") && a.contains("track_caller") {
+                let cond = a
+                    .trim_start_matches("cfg_attr(")
+                    .rsplit_once(',')
+                    .map(|(c, _)| c.trim().to_string())
+                    .unwrap_or_default();
+                format!("`{name}` is `#[track_caller]` only under `cfg({cond})` (`#[{a}]`): with it, the report names the caller's location; without it, this line.")
+            } else {
+                continue;
+            };
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        let mut gates: Vec<&String> = Vec::new();
+        for g in &f.gates {
+            if !gates.contains(&g) {
+                gates.push(g);
+            }
+        }
+        if !gates.is_empty() {
+            let list: Vec<String> = gates.iter().map(|g| format!("`cfg({g})`")).collect();
+            let features: Vec<String> = gates
+                .iter()
+                .flat_map(|g| features_in(g))
+                .collect::<Vec<_>>();
+            let mut text = format!(
+                "`{name}` is compiled only when {} holds (on the fn, its impl or module, or the `mod` declaration of its file).",
+                list.join(" and ")
+            );
+            if !features.is_empty() {
+                text.push_str(&format!(
+                    " It depends on the Cargo feature(s) {}.",
+                    features
+                        .iter()
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if let Some(m) = module_of_path(&f.path).filter(|_| {
+                gates.iter().any(|g| g.starts_with("not(")) && !f.path.ends_with("lib.rs")
+            }) {
+                text.push_str(&format!(
+                    " The `{m}` module is the fallback compiled where the other configurations do not apply."
+                ));
+            }
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        if let Some(m) = &f.in_macro {
+            let inv = self.expansions(m, s.line);
+            let shown: Vec<String> = inv
+                .iter()
+                .take(8)
+                .map(|e| {
+                    let args = e.call.args.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let args: String = args.chars().take(70).collect();
+                    format!("`{m}!({args})` ({}:{})", e.call.path, e.call.line)
+                })
+                .collect();
+            let total = self.symbols.macro_calls.iter().filter(|c| c.name == *m).count();
+            let text = if shown.is_empty() {
+                format!("The site is in the body of `macro_rules! {m}`: `{name}` is generated by the macro wherever it is invoked ({total} invocation(s)).")
+            } else {
+                format!(
+                    "The site is in the body of `macro_rules! {m}`: the macro generates `{}` at each invocation; {} of {total} invocation(s) expand to this code: {}.",
+                    f.name,
+                    inv.len(),
+                    shown.join(", ")
+                )
+            };
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        if let Some(pf) = self.files.get(&s.path) {
+            let parts = pf
+                .tree_at(s.report_line, s.report_column)
+                .map(|t| syntax::call_parts_at(t, &pf.file.text, s.report_line, s.report_column))
+                .unwrap_or_default();
+            if parts.macro_name.as_deref().is_some_and(|m| m.starts_with("debug_")) {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "It is a `{}!`: checked only when `debug_assertions` are on (debug builds, `cargo test`); a release build compiles it out and goes on.",
+                        parts.macro_name.as_deref().unwrap_or("debug_assert")
+                    ),
+                    Some((s.path.clone(), s.line)),
+                    None,
+                );
+            }
+            if parts.in_const {
+                b.push(
+                    FactKind::Mechanism,
+                    "It is evaluated at compile time (inside a `const` block or item): a failure is a build error, never a runtime panic.".to_string(),
+                    Some((s.path.clone(), s.line)),
+                    None,
+                );
+            }
+        }
+        if f.is_const && error.kind.panics() {
+            b.push(
+                FactKind::Mechanism,
+                format!("`{name}` is a `const fn`: called in a `const` context it fails at compile time (a build error); called at run time it panics."),
+                at.clone(),
+                None,
+            );
+        }
+        match &f.owner {
+            Owner::TraitDefault(t) => {
+                let mut over = Vec::new();
+                let mut not_over = Vec::new();
+                for g in &self.symbols.fns {
+                    if let Owner::Impl {
+                        ty,
+                        of_trait: Some(x),
+                    } = &g.owner
+                    {
+                        if x == t && !g.is_test {
+                            if g.name == f.name {
+                                if !over.contains(ty) {
+                                    over.push(ty.clone());
+                                }
+                            } else if !not_over.contains(ty) {
+                                not_over.push(ty.clone());
+                            }
+                        }
+                    }
+                }
+                not_over.retain(|t| !over.contains(t));
+                let q = |v: &[String]| {
+                    v.iter()
+                        .take(8)
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let mut text = format!(
+                    "`{name}` is the default method (provided by the trait `{t}`): every implementor that does not override `{}` runs it.",
+                    f.name
+                );
+                if !over.is_empty() {
+                    text.push_str(&format!(" In this crate {} override it.", q(&over)));
+                }
+                if !not_over.is_empty() {
+                    text.push_str(&format!(
+                        " {} implement `{t}` without overriding it.",
+                        q(&not_over)
+                    ));
+                }
+                b.push(FactKind::Mechanism, text, at.clone(), None);
+            }
+            Owner::Impl {
+                ty,
+                of_trait: Some(t),
+            } if matches!(
+                error.kind,
+                Kind::Unreachable | Kind::Unimplemented | Kind::Todo | Kind::Panic
+            ) && f.statements <= 1 =>
+            {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "`{}` exists because the trait `{t}` requires it for `{ty}`: its body is only this `{}!`, a stub for a method the authors expect never to be called on `{ty}`.",
+                        f.name,
+                        error.kind.as_str()
+                    ),
+                    at.clone(),
+                    None,
+                );
+            }
+            _ => {}
+        }
+        if error.kind == Kind::SerdeCustom {
+            let role = match &f.owner {
+                Owner::Impl {
+                    of_trait: Some(t),
+                    ty,
+                } => format!(" in `{t}::{}` for `{ty}`", f.name),
+                _ => String::new(),
+            };
+            b.push(
+                FactKind::Mechanism,
+                format!("The error is made with serde's `Error::custom`{role}: serde calls that method while (de)serializing, and the format's error carries this text."),
+                at,
+                None,
+            );
+        }
+    }
+
+    /// A message kept in a `const` or `static`: every use, each with its
+    /// own enclosing fn and guard.
+    fn const_message_facts(&self, b: &mut Builder, error: &ErrorDetail) {
+        let Some(from) = error.sites.iter().find_map(|s| s.message_from.clone()) else {
+            return;
+        };
+        let Some((path, line)) = from.rsplit_once(':') else {
+            return;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            return;
+        };
+        let Some(pf) = self.files.get(path) else {
+            return;
+        };
+        // The declaration is the nearest `const NAME`/`static NAME` at or
+        // above the literal.
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        let mut decl = None;
+        for l in (line.saturating_sub(4)..=line).rev() {
+            let Some(t) = lines.get(l.saturating_sub(1) as usize) else {
+                continue;
+            };
+            for kw in ["const ", "static "] {
+                if let Some(i) = t.find(kw) {
+                    let rest = t[i + kw.len()..].trim_start().trim_start_matches("ref ");
+                    let n: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !n.is_empty() {
+                        decl = Some((n, kw.trim(), l));
+                    }
+                }
+            }
+            if decl.is_some() {
+                break;
+            }
+        }
+        let Some((name, kw, decl_line)) = decl else {
+            return;
+        };
+        let mut uses = Vec::new();
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            let f = &self.files[p];
+            for (i, l) in f.file.text.lines().enumerate() {
+                let ln = i as u32 + 1;
+                if (p == path && ln == decl_line) || !mentions(l, &name) {
+                    continue;
+                }
+                let t = l.trim_start();
+                if t.starts_with("//") || t.starts_with("use ") || t.starts_with("pub use ") {
+                    continue;
+                }
+                let col = l.find(name.as_str()).unwrap_or(0) as u32 + 1;
+                let owner = self.enclosing_fn(p, ln);
+                if owner.is_some_and(|o| self.symbols.fns[o].is_test) {
+                    continue;
+                }
+                uses.push((p.clone(), ln, col, owner));
+            }
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "The message is the `{kw} {name}` ({path}:{decl_line}), used in {} place(s); each use has its own trigger.",
+                uses.len()
+            ),
+            Some((path.to_string(), decl_line)),
+            None,
+        );
+        for (p, ln, col, owner) in uses.into_iter().take(MAX_CALLERS) {
+            let who = owner
+                .map(|o| format!("`{}`", self.symbols.fns[o].qualified()))
+                .unwrap_or_else(|| "module level".to_string());
+            let guards = self
+                .files
+                .get(&p)
+                .and_then(|pf| {
+                    pf.tree_at(ln, col)
+                        .map(|t| syntax::guards_at(t, &pf.file.text, ln, col))
+                })
+                .unwrap_or_default();
+            let when: Vec<String> = guards
+                .iter()
+                .take(2)
+                .map(|g| crate::sections::lower_first(guard_text(g).trim_end_matches('.')))
+                .collect();
+            let line_text = self
+                .files
+                .get(&p)
+                .and_then(|pf| pf.file.text.lines().nth(ln as usize - 1))
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default();
+            let line_text: String = line_text.chars().take(100).collect();
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{name}` is used in {who} ({p}:{ln}: `{line_text}`){}.",
+                    if when.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", when.join("; "))
+                    }
+                ),
+                Some((p.clone(), ln)),
+                None,
+            );
+        }
+        // The module the declaration lives in may be gated.
+        let gates = syntax::module_gates(path, &self.symbols.mod_decls, 0);
+        if !gates.is_empty() {
+            let m = module_of_path(path).unwrap_or_default();
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{name}` is in the `{m}` module, compiled only when {} holds: there the functions above return it.",
+                    gates
+                        .iter()
+                        .map(|g| format!("`cfg({g})`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                Some((path.to_string(), decl_line)),
+                None,
+            );
+        }
+    }
+
+    /// What `expect`/`unwrap` is called on: `Option` or `Result` when the
+    /// code tells, and — for a crate fn — where it returns `None`/`Err`.
+    fn receiver_facts(&self, b: &mut Builder, receiver: &str) -> Option<bool> {
+        // The last call in the receiver.
+        let head = receiver.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit());
+        let callee: String = {
+            let t = head.trim_end();
+            let t = t.strip_suffix(')').map(|t| {
+                // Drop the argument list.
+                let mut depth = 1;
+                let mut cut = t.len();
+                for (i, c) in t.char_indices().rev() {
+                    match c {
+                        ')' => depth += 1,
+                        '(' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                cut = i;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                &t[..cut]
+            });
+            match t {
+                Some(t) => t
+                    .rsplit(['.', ':'])
+                    .next()
+                    .unwrap_or("")
+                    .split('<')
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+                None => String::new(),
+            }
+        };
+        let field_access = receiver.trim_end().rsplit_once(").").is_some_and(|(_, f)| {
+            f.chars().all(|c| c.is_ascii_digit() || c.is_alphanumeric() || c == '_')
+        });
+        let mut is_option = if field_access { None } else { std_returns_option(&callee) };
+        let local = self
+            .namesakes(&callee)
+            .into_iter()
+            .map(|i| (i, &self.symbols.fns[i]))
+            .find(|(_, f)| !f.is_test);
+        if let Some((fi, f)) = local {
+            let ret = f.signature.rsplit_once("->").map(|(_, r)| r.trim().to_string());
+            if !field_access {
+                if let Some(r) = &ret {
+                    if r.starts_with("Option<") {
+                        is_option = Some(true);
+                    } else if r.starts_with("Result<") || r.contains("Result<") {
+                        is_option = Some(false);
+                    }
+                }
+            }
+            self.failure_points(b, fi, field_access);
+        }
+        is_option
+    }
+
+    /// Where a crate fn gives up: its `Err(..)`/`None` returns with their
+    /// guards, and the checked arithmetic it relies on.
+    fn failure_points(&self, b: &mut Builder, fi: usize, field_access: bool) {
+        let f = &self.symbols.fns[fi];
+        let Some(pf) = self.files.get(&f.path) else {
+            return;
+        };
+        let mut n = 0;
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        for ln in f.lines.0..=f.lines.1 {
+            let Some(l) = lines.get(ln as usize - 1) else {
+                continue;
+            };
+            let col = l.find("Err(").or_else(|| {
+                l.match_indices("None")
+                    .find(|(i, _)| mentions(&l[*i..], "None"))
+                    .map(|(i, _)| i)
+            });
+            let Some(col) = col else { continue };
+            if n == 4 {
+                break;
+            }
+            let col = col as u32 + 1;
+            let guards = pf
+                .tree_at(ln, col)
+                .map(|t| syntax::guards_at(t, &pf.file.text, ln, col))
+                .unwrap_or_default();
+            let Some(g) = guards.first() else { continue };
+            let what = l.trim().trim_end_matches([',', ';']);
+            let what: String = what.chars().take(90).collect();
+            b.push(
+                FactKind::Receiver,
+                format!(
+                    "`{}` gives `{what}` when {}",
+                    f.qualified(),
+                    crate::sections::lower_first(&guard_text(g))
+                        .trim_start_matches("it runs only when ")
+                        .trim_start_matches("it runs when ")
+                ),
+                Some((f.path.clone(), ln)),
+                None,
+            );
+            n += 1;
+        }
+        let checked: Vec<String> = {
+            let mut v: Vec<String> = Vec::new();
+            for w in f.text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if w.starts_with("checked_") && !v.iter().any(|x| x == w) {
+                    v.push(w.to_string());
+                }
+            }
+            v
+        };
+        if !checked.is_empty() {
+            b.push(
+                FactKind::Receiver,
+                format!(
+                    "`{}` uses {}, which gives `None` on overflow{}.",
+                    f.qualified(),
+                    checked
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if field_access {
+                        " (the value unwrapped is one field of its result)"
+                    } else {
+                        ""
+                    }
+                ),
+                Some((f.path.clone(), f.lines.0)),
+                None,
+            );
+        }
+    }
+
+    /// A fallible sibling of the thrower or of the public fns reaching it
+    /// (`try_x`, `checked_x`), and the fns that establish an asserted
+    /// field's value.
+    fn alternative_facts(&self, b: &mut Builder, fi: usize, asserted: Option<&str>) {
+        let f = &self.symbols.fns[fi];
+        let base = f.name.trim_start_matches("r#");
+        for cand in [
+            format!("try_{base}"),
+            format!("checked_{base}"),
+            format!("{base}_checked"),
+            format!("try_{base}_mut"),
+        ] {
+            for i in self.namesakes(&cand) {
+                let g = &self.symbols.fns[i];
+                let same_owner = match (&g.owner, &f.owner) {
+                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => a == c,
+                    (Owner::Module, Owner::Module) => true,
+                    (Owner::TraitDefault(a), Owner::TraitDefault(c)) => a == c,
+                    _ => false,
+                };
+                if !same_owner || b.seen(&format!("alt:{}", g.qualified())) {
+                    continue;
+                }
+                let ret = g
+                    .signature
+                    .rsplit_once("->")
+                    .map(|(_, r)| r.trim().to_string())
+                    .unwrap_or_default();
+                b.push(
+                    FactKind::Alternative,
+                    format!(
+                        "`{}` is the fallible form of `{}`{}: use it to handle the failure instead of panicking.",
+                        g.qualified(),
+                        f.qualified(),
+                        if ret.is_empty() { String::new() } else { format!(" (returns `{ret}`)") }
+                    ),
+                    Some((g.path.clone(), g.lines.0)),
+                    None,
+                );
+            }
+        }
+        // `self.field` in an assertion: the fns of the type that set it.
+        let Some(cond) = asserted else { return };
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let fields: Vec<&str> = cond
+            .match_indices("self.")
+            .map(|(i, _)| {
+                let r = &cond[i + 5..];
+                let e = r
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .unwrap_or(r.len());
+                &r[..e]
+            })
+            .filter(|x| !x.is_empty())
+            .collect();
+        let mut setters = Vec::new();
+        for (gi, g) in self.symbols.fns.iter().enumerate() {
+            if gi == fi || g.is_test || !g.is_pub {
+                continue;
+            }
+            if !matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty) {
+                continue;
+            }
+            let sets = fields.iter().any(|x| {
+                let compact: String = g.text.split_whitespace().collect();
+                compact.contains(&format!("self.{x}="))
+                    || compact.contains(&format!("self.{x}+="))
+                    || (compact.contains(&format!("{x}:")) && g.signature.contains("-> Self"))
+            });
+            if sets && !setters.contains(&g.qualified()) {
+                setters.push(g.qualified());
+            }
+        }
+        if !setters.is_empty() {
+            b.push(
+                FactKind::Alternative,
+                format!(
+                    "{} set {} (the value the assertion checks against): call them first so the condition holds.",
+                    setters
+                        .iter()
+                        .take(6)
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    fields
+                        .iter()
+                        .map(|x| format!("`self.{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+                None,
+            );
         }
     }
 
@@ -724,14 +1644,16 @@ fn guard_text(g: &Guard) -> String {
         Guard::Arm { pattern, value } => {
             format!("It runs when `{value}` matches the arm `{pattern}`.")
         }
+        Guard::ElseLet { pattern, value } => {
+            format!("It runs only when `{value}` does not match `{pattern}` (the `else` of `if let`).")
+        }
+        Guard::EarlyReturn(c) => {
+            format!("It runs only when `{c}` is false (the fn returns early when it is true).")
+        }
         Guard::LetElse { pattern, value } => {
             format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
         }
     }
-}
-
-fn bounded(caller: Option<&FnDef>, param: &str, tr: &str) -> bool {
-    caller.is_some_and(|f| f.bounds.iter().any(|(p, t)| p == param && t == tr))
 }
 
 fn by_name(namesakes: usize) -> Resolution {
@@ -905,5 +1827,246 @@ impl Builder {
         for (i, f) in self.facts.iter_mut().enumerate() {
             f.id = format!("f{}", i + 1);
         }
+    }
+}
+
+/// A fn a call may name: a fn of the snapshot, or one a `macro_rules!`
+/// invocation generates from it.
+#[derive(Debug, Clone)]
+struct Target {
+    #[allow(dead_code)]
+    fi: usize,
+    name: String,
+    ty: Option<String>,
+    of_trait: Option<String>,
+    default_of: Option<String>,
+    /// The invocation that generates it.
+    generated_at: Option<(String, u32)>,
+}
+
+/// A macro invocation and its metavariables' values.
+struct Expansion<'a> {
+    call: &'a syntax::MacroCall,
+    bindings: Vec<(String, String)>,
+}
+
+/// The last path segment of a type, without generics or references.
+fn last_segment_of(ty: &str) -> String {
+    let t = ty.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
+    let t = t.split('<').next().unwrap_or(t);
+    t.rsplit("::").next().unwrap_or(t).trim().to_string()
+}
+
+/// `$name` replaced by its value.
+fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
+    let mut out = s.to_string();
+    // Longest names first (`$a` must not eat `$ab`).
+    let mut b: Vec<&(String, String)> = bindings.iter().collect();
+    b.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+    for (n, v) in b {
+        out = out.replace(&format!("${n}"), v);
+    }
+    out
+}
+
+/// One piece of a macro matcher.
+#[derive(Debug, PartialEq)]
+enum MatchPiece {
+    Var(String),
+    Lit(String),
+}
+
+/// Binds a `macro_rules!` matcher without repetitions to an invocation's
+/// arguments: each `$name:frag` takes the text up to the next literal token
+/// at the top level. `None` when the matcher has repetitions or the
+/// literals do not match.
+fn bind(matcher: &str, args: &str) -> Option<Vec<(String, String)>> {
+    if matcher.contains("$(") {
+        return None;
+    }
+    let mut pieces = Vec::new();
+    let mut rest = matcher.trim();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('$') {
+            let name_end = r
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            let name = &r[..name_end];
+            let r = r[name_end..].trim_start();
+            let r = match r.strip_prefix(':') {
+                Some(r) => {
+                    let r = r.trim_start();
+                    let e = r
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(r.len());
+                    &r[e..]
+                }
+                None => r,
+            };
+            pieces.push(MatchPiece::Var(name.to_string()));
+            rest = r.trim_start();
+        } else {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '$')
+                .unwrap_or(rest.len())
+                .max(1);
+            let end = (1..=end).rev().find(|&e| rest.is_char_boundary(e))?;
+            pieces.push(MatchPiece::Lit(rest[..end].to_string()));
+            rest = rest[end..].trim_start();
+        }
+    }
+    let mut out = Vec::new();
+    let mut a = args.trim();
+    for (i, p) in pieces.iter().enumerate() {
+        match p {
+            MatchPiece::Lit(l) => {
+                a = a.strip_prefix(l.as_str())?.trim_start();
+            }
+            MatchPiece::Var(name) => {
+                let end = match pieces.get(i + 1) {
+                    Some(MatchPiece::Lit(l)) => top_level_find(a, l)?,
+                    Some(MatchPiece::Var(_)) => a.find(char::is_whitespace).unwrap_or(a.len()),
+                    None => a.len(),
+                };
+                let v = a[..end].trim();
+                if v.is_empty() {
+                    return None;
+                }
+                out.push((name.clone(), v.to_string()));
+                a = a[end..].trim_start();
+            }
+        }
+    }
+    a.is_empty().then_some(out)
+}
+
+/// The first occurrence of `needle` outside brackets and strings.
+fn top_level_find(s: &str, needle: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut prev = '\0';
+    for (i, c) in s.char_indices() {
+        if !in_str && depth == 0 && s[i..].starts_with(needle) {
+            return Some(i);
+        }
+        match c {
+            '"' if prev != '\\' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            _ => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+/// True when `text` holds `word` as a whole identifier.
+fn mentions(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// How a user reaches a method of a standard (or serde) trait impl without
+/// calling it by name.
+fn implicit_call(tr: &str, method: &str, ty: &str) -> Option<String> {
+    let op = |sym: &str| format!("the `{sym}` operator on a `{ty}` (`{tr}::{method}`)");
+    Some(match tr {
+        "Drop" => format!(
+            "dropping a `{ty}`: its destructor (`impl Drop for {ty}`) runs when the value goes out of scope or is dropped"
+        ),
+        "Iterator" if method == "next" => format!(
+            "iterating a `{ty}` (`for` loops, `.next()`, and every adapter or consumer that pulls items)"
+        ),
+        "Iterator" | "DoubleEndedIterator" | "ExactSizeIterator" => {
+            format!("calling `.{method}()` on a `{ty}` iterator")
+        }
+        "FromIterator" => format!("`.collect()` into a `{ty}` (`FromIterator::from_iter`)"),
+        "Extend" => format!("`.extend(..)` on a `{ty}`"),
+        "IntoIterator" => format!("a `for` loop over a `{ty}` (`.into_iter()`)"),
+        "Index" | "IndexMut" => format!("indexing a `{ty}` (`value[index]`)"),
+        "Add" => op("+"),
+        "Sub" => op("-"),
+        "Mul" => op("*"),
+        "Div" => op("/"),
+        "Rem" => op("%"),
+        "Neg" => op("unary -"),
+        "Not" => op("!"),
+        "BitAnd" => op("&"),
+        "BitOr" => op("|"),
+        "BitXor" => op("^"),
+        "Shl" => op("<<"),
+        "Shr" => op(">>"),
+        "AddAssign" => op("+="),
+        "SubAssign" => op("-="),
+        "MulAssign" => op("*="),
+        "DivAssign" => op("/="),
+        "RemAssign" => op("%="),
+        "Display" => format!("formatting a `{ty}` with `{{}}` or `.to_string()`"),
+        "Debug" => format!("formatting a `{ty}` with `{{:?}}`"),
+        "From" => format!("`{ty}::from(..)` or `.into()`"),
+        "TryFrom" => format!("`{ty}::try_from(..)` or `.try_into()`"),
+        "FromStr" => format!("`.parse::<{ty}>()` or `{ty}::from_str(..)`"),
+        "Deref" | "DerefMut" => format!(
+            "dereferencing a `{ty}` (`*value`, and every method called through it by auto-deref)"
+        ),
+        "Clone" => format!("`.clone()` on a `{ty}`"),
+        "Default" => format!("`{ty}::default()`"),
+        "PartialEq" | "Eq" => format!("comparing `{ty}` values with `==`"),
+        "PartialOrd" | "Ord" => format!("comparing or sorting `{ty}` values (`<`, `.cmp()`, `sort`)"),
+        "Hash" => format!("hashing a `{ty}` (a `HashMap` key)"),
+        "Deserialize" => format!("deserializing a `{ty}` (`from_str`, `from_slice` of any serde format)"),
+        "Serialize" => format!("serializing a `{ty}` (`to_string` of any serde format)"),
+        "Future" => format!("`.await`ing a `{ty}`"),
+        "Write" if method == "write_fmt" => format!("`write!` into a `{ty}`"),
+        _ => return None,
+    })
+}
+
+/// The Cargo features a `cfg` condition names.
+fn features_in(cfg: &str) -> Vec<String> {
+    cfg.match_indices("feature")
+        .filter_map(|(i, _)| {
+            let r = cfg[i + 7..].trim_start().strip_prefix('=')?.trim_start();
+            let r = r.strip_prefix('"')?;
+            Some(r[..r.find('"')?].to_string())
+        })
+        .collect()
+}
+
+/// The module a file is (`src/a/b.rs` → `b`, `src/a/mod.rs` → `a`).
+fn module_of_path(path: &str) -> Option<String> {
+    let stem = path.strip_suffix(".rs")?;
+    let (dir, file) = stem.rsplit_once('/').unwrap_or(("", stem));
+    match file {
+        "lib" | "main" => None,
+        "mod" => Some(dir.rsplit('/').next().unwrap_or(dir).to_string()),
+        _ => Some(file.to_string()),
+    }
+}
+
+/// Whether a std method returns an `Option` (`Some(true)`) or a `Result`
+/// (`Some(false)`), for the common ones; `None` when unknown.
+fn std_returns_option(method: &str) -> Option<bool> {
+    if method.starts_with("checked_") || method.starts_with("try_") && method.ends_with("_opt") {
+        return Some(true);
+    }
+    match method {
+        "get" | "get_mut" | "first" | "last" | "first_mut" | "last_mut" | "next" | "next_back"
+        | "pop" | "pop_front" | "pop_back" | "find" | "position" | "rposition" | "peek"
+        | "max" | "min" | "max_by_key" | "min_by_key" | "var_os" | "as_ref" | "as_mut"
+        | "take" | "upgrade" | "parent" | "file_name" | "extension" | "to_str" | "nth"
+        | "strip_prefix" | "strip_suffix" | "split_once" | "rsplit_once" | "char_indices"
+        | "chars" | "iter" | "remove_entry" | "get_key_value" | "find_map" | "last_key_value"
+        | "first_key_value" => Some(true),
+        "parse" | "try_from" | "try_into" | "var" | "lock" | "read" | "write" | "join"
+        | "recv" | "send" | "try_recv" | "from_utf8" | "read_to_string" | "open" | "create"
+        | "metadata" | "canonicalize" | "try_lock" | "into_inner" | "binary_search" => {
+            Some(false)
+        }
+        _ => None,
     }
 }

@@ -223,6 +223,16 @@ pub enum Guard {
         /// The matched value.
         value: String,
     },
+    /// Inside the `else` of `if let PAT = VALUE`.
+    ElseLet {
+        /// The pattern.
+        pattern: String,
+        /// The value.
+        value: String,
+    },
+    /// After `if COND { return }` earlier in the same block: it runs only
+    /// when `COND` is false.
+    EarlyReturn(String),
     /// Inside `let PAT = VALUE else { here }`.
     LetElse {
         /// The pattern.
@@ -1096,6 +1106,17 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                         .child_by_field_name("alternative")
                         .is_some_and(|c| c.id() == child_id);
                     if cond.kind() == "let_condition" || cond.kind() == "let_chain" {
+                        if in_else {
+                            let pattern = cond
+                                .child_by_field_name("pattern")
+                                .map(|p| squash(text(p, src)))
+                                .unwrap_or_default();
+                            let value = cond
+                                .child_by_field_name("value")
+                                .map(|p| squash(text(p, src)))
+                                .unwrap_or_else(|| squash(text(cond, src)));
+                            out.push(Guard::ElseLet { pattern, value });
+                        }
                         if in_then {
                             let pattern = cond
                                 .child_by_field_name("pattern")
@@ -1128,6 +1149,31 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .unwrap_or_default();
                 out.push(Guard::Arm { pattern, value });
             }
+            "block" => {
+                // `if cond { return; }` before this statement.
+                let mut prev = n.prev_named_sibling();
+                while let Some(p) = prev {
+                    let e = if p.kind() == "expression_statement" {
+                        p.named_child(0)
+                    } else {
+                        Some(p)
+                    };
+                    if let Some(e) = e.filter(|e| e.kind() == "if_expression") {
+                        let exits = e.child_by_field_name("consequence").is_some_and(|c| {
+                            let t = text(c, src);
+                            t.contains("return") || t.contains("continue") || t.contains("break")
+                        });
+                        if exits && e.child_by_field_name("alternative").is_none() {
+                            if let Some(cond) = e.child_by_field_name("condition") {
+                                if cond.kind() != "let_condition" {
+                                    out.push(Guard::EarlyReturn(squash(text(cond, src))));
+                                }
+                            }
+                        }
+                    }
+                    prev = p.prev_named_sibling();
+                }
+            }
             "let_declaration"
                 if parent
                     .child_by_field_name("alternative")
@@ -1159,9 +1205,13 @@ pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallPart
     let Some(mut n) = node_at(tree, line, column) else {
         return parts;
     };
+    parts.in_const = in_const_context(n);
     for _ in 0..8 {
         match n.kind() {
             "macro_invocation" => {
+                parts.macro_name = n
+                    .child_by_field_name("macro")
+                    .map(|m| last_segment(text(m, src)));
                 if let Some(tt) = n
                     .named_children(&mut n.walk())
                     .find(|c| c.kind() == "token_tree")
@@ -1191,6 +1241,26 @@ pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallPart
     parts
 }
 
+/// True when a node is inside a `const { .. }` block or a `const`/`static`
+/// item's value (compile-time evaluation).
+fn in_const_context(mut n: Node) -> bool {
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "const_block" | "const_item" | "static_item" => return true,
+            "function_item" | "closure_expression" => return false,
+            _ => {}
+        }
+        n = p;
+    }
+    false
+}
+
+/// True when the position is inside a `const { .. }` block or a `const`
+/// item's value.
+pub fn in_const_at(tree: &Tree, line: u32, column: u32) -> bool {
+    node_at(tree, line, column).is_some_and(in_const_context)
+}
+
 /// Parts of the call at a site.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CallParts {
@@ -1198,6 +1268,11 @@ pub struct CallParts {
     pub first_argument: Option<String>,
     /// A method call's receiver (what `expect` is called on).
     pub receiver: Option<String>,
+    /// The macro's name (`debug_assert`).
+    pub macro_name: Option<String>,
+    /// Inside a `const { .. }` block or a `const` item: evaluated at compile
+    /// time.
+    pub in_const: bool,
 }
 
 /// The text before the first comma outside brackets and strings.
