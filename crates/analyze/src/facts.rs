@@ -201,6 +201,7 @@ impl Analyzer {
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
                 self.alternative_facts(b, fi, None);
+                self.maker_facts(b, fi);
             }
         }
         doc_facts(b, error);
@@ -259,12 +260,15 @@ impl Analyzer {
                 if let Some(r) = parts.receiver {
                     let mut sub = Builder::default();
                     let is_option = self.receiver_facts(&mut sub, &r);
+                    if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                        self.field_state_facts(&mut sub, fi, &r);
+                    }
                     let case = match (error.kind, error.template.as_str(), is_option) {
                         (Kind::ExpectErr | Kind::UnwrapErr, _, _) => "an `Ok` value".to_string(),
-                        (_, t, _) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
-                        (_, t, _) if t.contains("`Result::unwrap()`") => "an `Err` value".to_string(),
                         (_, _, Some(true)) => "`None` (it is an `Option`)".to_string(),
                         (_, _, Some(false)) => "an `Err` (it is a `Result`)".to_string(),
+                        (_, t, _) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
+                        (_, t, _) if t.contains("`Result::unwrap()`") => "an `Err` value".to_string(),
                         _ => "without a value to take".to_string(),
                     };
                     b.push(
@@ -663,23 +667,68 @@ impl Analyzer {
         let Callee::Path { qualifier: Some(q) } = &c.callee else {
             return;
         };
-        let (Some(self_ty), Some(caller_self)) = (&t.impl_self, &caller.impl_self) else {
+        let Some(self_ty) = &t.impl_self else {
             return;
         };
-        if self_ty != caller_self || !caller.impl_params.iter().any(|p| p == q) {
-            return;
-        }
         let wrapper = last_segment_of(self_ty);
-        let generic_arg = self_ty
+        // The wrapper's own generic parameters and their bounds.
+        let args: Vec<&str> = self_ty
             .split(['<', '>', ',', ' '])
-            .any(|w| w.trim() == q.as_str());
-        if !generic_arg || b.seen(&format!("wrapper:{}", t.qualified())) {
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .collect();
+        let inner: Vec<&String> = t
+            .impl_params
+            .iter()
+            .filter(|p| args.contains(&p.as_str()))
+            .collect();
+        let inner_bounds: HashSet<&str> = t
+            .bounds
+            .iter()
+            .filter(|(p, _)| inner.contains(&p))
+            .map(|(_, tr)| tr.as_str())
+            .collect();
+        let caller_bounds: Vec<&str> = caller
+            .bounds
+            .iter()
+            .filter(|(p, _)| p == q)
+            .map(|(_, tr)| tr.as_str())
+            .collect();
+        let same_impl = caller.impl_self.as_ref() == Some(self_ty)
+            && caller.impl_params.iter().any(|p| p == q)
+            && args.contains(&q.as_str());
+        let same_bound = caller_bounds.iter().any(|tr| inner_bounds.contains(tr));
+        if !(same_impl || same_bound) || wrapper == *q {
             return;
         }
+        if b.seen(&format!("wrapper:{}", t.qualified())) {
+            return;
+        }
+        let bound = caller_bounds
+            .first()
+            .map(|tr| format!("`{q}: {tr}`"))
+            .unwrap_or_else(|| format!("`{q}`"));
+        // The fn the calling impl is written in (a backward step defined
+        // inside the op it belongs to).
+        let outer = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|o| {
+                o.path == caller.path
+                    && o.lines.0 < caller.lines.0
+                    && caller.lines.1 <= o.lines.1
+                    && o.impl_self.as_ref() == Some(self_ty)
+            })
+            .max_by_key(|o| o.lines.0)
+            .map(|o| o.qualified());
+        let through = outer
+            .map(|o| format!(", that is higher-order use through `{o}`"))
+            .unwrap_or_default();
         b.push(
             FactKind::Caller,
             format!(
-                "`{}` calls `{q}::{}` on the inner type `{q}` of `{self_ty}`, not on itself: that call reaches this impl only when `{q}` is itself a `{wrapper}` (nested, `{wrapper}<{wrapper}<..>>`); otherwise it runs the inner type's own `{}`. Apart from that, only a direct call of `{}` on a `{self_ty}` reaches it.",
+                "`{}` calls `{q}::{}` on the inner type {bound}, not on `{self_ty}` itself: that call reaches this impl only when the inner `{q}` is itself `{wrapper}<..>` (nested `{wrapper}<{wrapper}<..>>`{through}); for any other `{q}` it runs that type's own `{}`. Apart from that, only a direct call of `{}` on `{wrapper}<..>` reaches it.",
                 caller.qualified(),
                 t.name,
                 t.name,
@@ -1224,14 +1273,14 @@ impl Analyzer {
                     }
                 }
             }
-            self.failure_points(b, fi, field_access);
+            self.failure_points(b, fi, field_access, 0);
         }
         is_option
     }
 
     /// Where a crate fn gives up: its `Err(..)`/`None` returns with their
     /// guards, and the checked arithmetic it relies on.
-    fn failure_points(&self, b: &mut Builder, fi: usize, field_access: bool) {
+    fn failure_points(&self, b: &mut Builder, fi: usize, field_access: bool, depth: usize) {
         let f = &self.symbols.fns[fi];
         let Some(pf) = self.files.get(&f.path) else {
             return;
@@ -1273,10 +1322,41 @@ impl Analyzer {
             );
             n += 1;
         }
+        if n == 0 && depth < 2 {
+            // A fn that only passes on another crate fn's failure.
+            for c in self.symbols.calls.iter().filter(|c| c.caller == Some(fi)) {
+                let next = self.namesakes(&c.name).into_iter().find(|&i| {
+                    i != fi && {
+                        let r = &self.symbols.fns[i].signature;
+                        r.contains("-> Result<") || r.contains("-> Option<")
+                    }
+                });
+                if let Some(next) = next {
+                    b.push(
+                        FactKind::Receiver,
+                        format!(
+                            "`{}` passes on the failure of `{}`.",
+                            f.qualified(),
+                            self.symbols.fns[next].qualified()
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                    self.failure_points(b, next, field_access, depth + 1);
+                    break;
+                }
+            }
+        }
         let checked: Vec<String> = {
             let mut v: Vec<String> = Vec::new();
             for w in f.text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-                if w.starts_with("checked_") && !v.iter().any(|x| x == w) {
+                let std_checked = matches!(
+                    w,
+                    "checked_add" | "checked_sub" | "checked_mul" | "checked_div" | "checked_rem"
+                        | "checked_pow" | "checked_neg" | "checked_shl" | "checked_shr"
+                        | "checked_next_power_of_two"
+                );
+                if std_checked && !v.iter().any(|x| x == w) {
                     v.push(w.to_string());
                 }
             }
@@ -1401,6 +1481,167 @@ impl Analyzer {
                 None,
             );
         }
+    }
+
+    /// For a method of a type: the fns that create the type (which the
+    /// user calls to get one), and — for a `Drop` impl — the methods that
+    /// consume the value without running the destructor.
+    fn maker_facts(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl { ty, of_trait } = &f.owner else {
+            return;
+        };
+        if ty.is_empty() || ty.contains('$') {
+            return;
+        }
+        let mut makers = Vec::new();
+        for g in &self.symbols.fns {
+            if g.is_test || makers.len() == 6 {
+                continue;
+            }
+            if matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty) && g.name != "new" {
+                continue;
+            }
+            let ret = g.signature.rsplit_once("->").map(|(_, r)| r).unwrap_or("");
+            let body: String = g.text.split_whitespace().collect();
+            let builds = body.contains(&format!("{ty}{{"))
+                || body.contains(&format!("{ty}::new("))
+                || (mentions(ret, ty) && !mentions(ret, "Self"));
+            if builds && g.name != f.name && !makers.contains(&g.qualified()) {
+                makers.push(g.qualified());
+            }
+        }
+        if !makers.is_empty() && !b.seen(&format!("makers:{ty}")) {
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "A `{ty}` is created by {}.",
+                    makers
+                        .iter()
+                        .map(|m| format!("`{m}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+                None,
+            );
+        }
+        if of_trait.as_deref() == Some("Drop") {
+            let defusers: Vec<String> = self
+                .symbols
+                .fns
+                .iter()
+                .filter(|g| {
+                    !g.is_test
+                        && matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty)
+                        && g.text.contains("forget(self)")
+                })
+                .map(|g| format!("`{}`", g.qualified()))
+                .collect();
+            if !defusers.is_empty() {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "{} consume the `{ty}` with `mem::forget(self)`, so its destructor does not run: a `{ty}` must be completed with one of them; dropping it any other way (letting it go out of scope, an early return, `?`, a panic unwinding) runs this destructor — a drop bomb.",
+                        defusers.join(", ")
+                    ),
+                    None,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// For `self.field.expect(..)`/`unwrap()`: where the field is set and
+    /// emptied; when every construction sets it and only consuming fns empty
+    /// it, the check guards an internal invariant.
+    fn field_state_facts(&self, b: &mut Builder, fi: usize, receiver: &str) {
+        let f = &self.symbols.fns[fi];
+        let Some(rest) = receiver.strip_prefix("self.") else {
+            return;
+        };
+        let field: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        if field.is_empty() {
+            return;
+        }
+        let mut sets = Vec::new();
+        let mut empties = Vec::new();
+        let mut all_some = true;
+        let mut all_consuming = true;
+        for g in &self.symbols.fns {
+            if g.is_test {
+                continue;
+            }
+            let body: String = g.text.split_whitespace().collect();
+            if body.contains(&format!("{ty}{{")) {
+                if let Some(i) = body.find(&format!("{field}:")) {
+                    let v: String = body[i + field.len() + 1..]
+                        .chars()
+                        .scan(0i32, |d, c| {
+                            match c {
+                                '(' | '[' | '{' => *d += 1,
+                                ')' | ']' | '}' => *d -= 1,
+                                _ => {}
+                            }
+                            (*d >= 0 && !(*d == 0 && c == ',')).then_some(c)
+                        })
+                        .collect();
+                    all_some &= v.starts_with("Some(");
+                    sets.push(format!("`{}` (`{field}: {v}`)", g.qualified()));
+                }
+            }
+            let own = matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty);
+            if own
+                && (body.contains(&format!("self.{field}.take()"))
+                    || body.contains(&format!("self.{field}=None")))
+            {
+                let consuming = g.signature.contains("(self")
+                    || g.signature.contains("(mut self")
+                    || g.name == "drop";
+                all_consuming &= consuming;
+                empties.push(format!(
+                    "`{}`{}",
+                    g.qualified(),
+                    if consuming && g.name != "drop" {
+                        " (takes `self` by value: the value is gone afterwards)"
+                    } else if g.name == "drop" {
+                        " (the destructor)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        if sets.is_empty() && empties.is_empty() {
+            return;
+        }
+        let mut text = format!("`self.{field}` of `{ty}`");
+        if !sets.is_empty() {
+            text.push_str(&format!(" is set by {}", sets.join(", ")));
+        }
+        if !empties.is_empty() {
+            text.push_str(&format!(
+                "{} emptied only by {}",
+                if sets.is_empty() { " is" } else { " and" },
+                empties.join(", ")
+            ));
+        }
+        text.push('.');
+        if !sets.is_empty() && all_some && all_consuming {
+            text.push_str(" So the value is never missing while a method can still be called: this checks an internal invariant and should never fire; if it does, it is a bug in the crate.");
+        }
+        b.push(
+            FactKind::Mechanism,
+            text,
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     fn constructor_facts(&self, b: &mut Builder, error: &ErrorDetail, throwers: &[usize]) {

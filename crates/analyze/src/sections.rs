@@ -101,7 +101,11 @@ impl<'a> Writer<'a> {
         for f in self.all(FactKind::Receiver) {
             out.push(say(f.text.clone(), &[f]));
         }
-        for f in self.all(FactKind::Guard) {
+        let (at_callers, own): (Vec<&Fact>, Vec<&Fact>) = self
+            .all(FactKind::Guard)
+            .into_iter()
+            .partition(|f| f.text.starts_with("Where "));
+        for f in own {
             out.push(say(f.text.clone(), &[f]));
         }
         for f in self.all(FactKind::Doc) {
@@ -113,6 +117,9 @@ impl<'a> Writer<'a> {
                 _ => String::new(),
             };
             out.push(say(format!("{}{at}", f.text.trim_end_matches('.')) + ".", &[f]));
+        }
+        for f in at_callers {
+            out.push(say(f.text.clone(), &[f]));
         }
         for e in self.all(FactKind::PublicEntry) {
             out.push(say(e.text.clone(), &[e]));
