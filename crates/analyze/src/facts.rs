@@ -201,7 +201,9 @@ impl Analyzer {
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
                 self.alternative_facts(b, fi, None);
-                self.maker_facts(b, fi);
+                if !matches!(error.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr) {
+                    self.maker_facts(b, fi);
+                }
             }
         }
         doc_facts(b, error);
@@ -233,7 +235,10 @@ impl Analyzer {
                 if let Some(c) = parts.first_argument {
                     b.push(
                         FactKind::Assertion,
-                        format!("It fires when the asserted condition `{c}` is false."),
+                        match negate(&c) {
+                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`."),
+                            None => format!("It fires when the asserted condition `{c}` is false."),
+                        },
                         here.clone(),
                         None,
                     );
@@ -313,18 +318,7 @@ impl Analyzer {
                 None,
             );
         }
-        if let (true, Owner::TraitDefault(t)) = (panics, &f.owner) {
-            b.push(
-                FactKind::Sentinel,
-                format!(
-                    "`{}` is a default method of the trait `{t}`: a type implementing `{t}` without overriding `{}` gets this panic.",
-                    f.qualified(),
-                    f.name
-                ),
-                Some((f.path.clone(), f.lines.0)),
-                None,
-            );
-        }
+        let _ = panics;
     }
 
     /// The fns a call may name for fn `fi`: itself, or — for a fn written
@@ -1045,6 +1039,35 @@ impl Analyzer {
                     ));
                 }
                 b.push(FactKind::Mechanism, text, at.clone(), None);
+                // A match on the implementor's own method: its contract.
+                if let Some(pf) = self.files.get(&s.path) {
+                    let guards = pf
+                        .tree_at(s.line, s.column)
+                        .map(|tr| syntax::guards_at(tr, &pf.file.text, s.line, s.column))
+                        .unwrap_or_default();
+                    for g in guards {
+                        let Guard::Arm { pattern, value } = g else {
+                            continue;
+                        };
+                        let Some(m) = value
+                            .strip_prefix("self.")
+                            .and_then(|r| r.split_once('('))
+                            .map(|(m, _)| m.to_string())
+                        else {
+                            continue;
+                        };
+                        b.push(
+                            FactKind::Alternative,
+                            format!(
+                                "If you implement `{t}`, your `{m}` must not return `{pattern}` where `{}` calls it: report the failure by returning an error (`Err`) instead; the default method treats `{pattern}` as a broken contract.",
+                                f.name
+                            ),
+                            Some((s.path.clone(), s.line)),
+                            None,
+                        );
+                        break;
+                    }
+                }
             }
             Owner::Impl {
                 ty,
@@ -1431,56 +1454,8 @@ impl Analyzer {
         let Owner::Impl { ty, .. } = &f.owner else {
             return;
         };
-        let fields: Vec<&str> = cond
-            .match_indices("self.")
-            .map(|(i, _)| {
-                let r = &cond[i + 5..];
-                let e = r
-                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                    .unwrap_or(r.len());
-                &r[..e]
-            })
-            .filter(|x| !x.is_empty())
-            .collect();
-        let mut setters = Vec::new();
-        for (gi, g) in self.symbols.fns.iter().enumerate() {
-            if gi == fi || g.is_test || !g.is_pub {
-                continue;
-            }
-            if !matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty) {
-                continue;
-            }
-            let sets = fields.iter().any(|x| {
-                let compact: String = g.text.split_whitespace().collect();
-                compact.contains(&format!("self.{x}="))
-                    || compact.contains(&format!("self.{x}+="))
-                    || (compact.contains(&format!("{x}:")) && g.signature.contains("-> Self"))
-            });
-            if sets && !setters.contains(&g.qualified()) {
-                setters.push(g.qualified());
-            }
-        }
-        if !setters.is_empty() {
-            b.push(
-                FactKind::Alternative,
-                format!(
-                    "{} set {} (the value the assertion checks against): call them first so the condition holds.",
-                    setters
-                        .iter()
-                        .take(6)
-                        .map(|s| format!("`{s}`"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    fields
-                        .iter()
-                        .map(|x| format!("`self.{x}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                None,
-                None,
-            );
-        }
+        let fields = self_fields(cond);
+        self.setter_facts(b, &fields, Some(ty));
     }
 
     /// For a method of a type: the fns that create the type (which the
@@ -1669,32 +1644,69 @@ impl Analyzer {
             })
         };
         let mut n = 0;
-        for c in &self.symbols.constructs {
-            if c.in_pattern || c.variant != variant || n == MAX_CONSTRUCTORS {
-                continue;
+        let mut ctors: Vec<&syntax::Construct> = self
+            .symbols
+            .constructs
+            .iter()
+            .filter(|c| {
+                !c.in_pattern
+                    && c.variant == variant
+                    && (c.ty == ty || (c.ty == "Self" && impl_ty(c.caller).as_deref() == Some(&ty)))
+                    && !c.caller.is_some_and(|i| throwers.contains(&i))
+                    && (c.caller.is_some() || c.in_macro.is_some())
+            })
+            .collect();
+        // Library code first.
+        ctors.sort_by_key(|c| c.caller.is_some_and(|i| self.symbols.fns[i].is_test));
+        let mut entry_from: Vec<usize> = Vec::new();
+        let mut macros: Vec<String> = Vec::new();
+        let mut fields: Vec<String> = Vec::new();
+        for c in ctors {
+            if n == MAX_CONSTRUCTORS {
+                break;
             }
-            if !(c.ty == ty || (c.ty == "Self" && impl_ty(c.caller).as_deref() == Some(&ty))) {
-                continue;
-            }
-            if c.caller.is_some_and(|i| throwers.contains(&i)) {
-                continue;
-            }
-            let Some(caller) = c.caller.map(|i| &self.symbols.fns[i]) else {
-                continue;
+            let caller = c.caller.map(|i| &self.symbols.fns[i]);
+            let is_test = caller.is_some_and(|f| f.is_test);
+            let place = match (caller, &c.in_macro) {
+                (Some(f), None) => format!("`{}`", f.qualified()),
+                (Some(f), Some(m)) => format!("`{}` in the body of `macro_rules! {m}`", f.name),
+                (None, Some(m)) => format!("the body of `macro_rules! {m}`"),
+                (None, None) => continue,
             };
+            let gates = caller
+                .filter(|f| !f.gates.is_empty())
+                .map(|f| {
+                    format!(
+                        ", compiled only when {}",
+                        f.gates
+                            .iter()
+                            .map(|g| format!("`cfg({g})`"))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    )
+                })
+                .unwrap_or_default();
             b.push(
                 FactKind::Constructor,
                 format!(
-                    "`{ty}::{variant}` is constructed in `{}`{}.",
-                    caller.qualified(),
-                    if caller.is_test { " (a test)" } else { "" }
+                    "`{ty}::{variant}` is constructed in {place}{}{gates}.",
+                    if is_test { " (a test)" } else { "" }
                 ),
                 Some((c.path.clone(), c.line)),
                 None,
             );
             n += 1;
-            if caller.is_test {
+            if is_test {
                 continue;
+            }
+            if let Some(m) = &c.in_macro {
+                if !macros.contains(m) {
+                    macros.push(m.clone());
+                }
+            } else if let Some(i) = c.caller {
+                if !entry_from.contains(&i) {
+                    entry_from.push(i);
+                }
             }
             if let Some(pf) = self.files.get(&c.path) {
                 let guards = pf
@@ -1703,11 +1715,17 @@ impl Analyzer {
                     .unwrap_or_default();
                 for g in guards {
                     let when = guard_text(&g);
+                    fields.extend(self_fields(&when));
+                    let who = caller
+                        .map(|f| format!("`{}`", f.qualified()))
+                        .or(c.in_macro.as_ref().map(|m| format!("`{m}!`")))
+                        .unwrap_or_default();
                     b.push(
                         FactKind::Guard,
                         format!(
-                            "Where `{}` creates it, {}",
-                            caller.qualified(),
+                            "Where {who} creates it ({}:{}), {}",
+                            c.path,
+                            c.line,
                             crate::sections::lower_first(&when)
                         ),
                         Some((c.path.clone(), c.line)),
@@ -1716,6 +1734,95 @@ impl Analyzer {
                 }
             }
         }
+        for m in &macros {
+            let mut users: Vec<usize> = Vec::new();
+            for call in self.symbols.macro_calls.iter().filter(|c| &c.name == m) {
+                if let Some(i) = call.caller {
+                    if !self.symbols.fns[i].is_test && !users.contains(&i) {
+                        users.push(i);
+                    }
+                }
+            }
+            if users.is_empty() {
+                continue;
+            }
+            b.push(
+                FactKind::Constructor,
+                format!(
+                    "`{m}!` is invoked in {} fn(s): {}.",
+                    users.len(),
+                    users
+                        .iter()
+                        .take(8)
+                        .map(|&i| format!("`{}`", self.symbols.fns[i].qualified()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+                None,
+            );
+            for i in users {
+                if !entry_from.contains(&i) {
+                    entry_from.push(i);
+                }
+            }
+        }
+        for i in entry_from.into_iter().take(3) {
+            self.entry_facts(b, i);
+        }
+        fields.dedup();
+        self.setter_facts(b, &fields, None);
+    }
+
+    /// Public fns that set the given fields (`self.f = ..`, `f: ..` in a
+    /// fn returning `Self`): the knobs a user turns.
+    fn setter_facts(&self, b: &mut Builder, fields: &[String], only_ty: Option<&str>) {
+        if fields.is_empty() {
+            return;
+        }
+        let mut setters = Vec::new();
+        for g in &self.symbols.fns {
+            if g.is_test || !g.is_pub || setters.len() == 6 {
+                continue;
+            }
+            if let Some(ty) = only_ty {
+                if !matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty) {
+                    continue;
+                }
+            }
+            let compact: String = g.text.split_whitespace().collect();
+            let sets = fields.iter().any(|x| {
+                compact.contains(&format!("self.{x}="))
+                    || compact.contains(&format!("self.{x}+="))
+                    || compact.contains(&format!(".{x}=Some("))
+                    || compact.contains(&format!(".{x}=None"))
+                    || (compact.contains(&format!("{x}:")) && g.signature.contains("-> Self"))
+            });
+            if sets && !setters.contains(&g.qualified()) {
+                setters.push(g.qualified());
+            }
+        }
+        if setters.is_empty() || b.seen(&format!("setters:{}", fields.join(","))) {
+            return;
+        }
+        b.push(
+            FactKind::Alternative,
+            format!(
+                "{} set {}, which the condition checks: call them first, or change the value they set, so it holds.",
+                setters
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                fields
+                    .iter()
+                    .map(|x| format!("`{x}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+            None,
+        );
     }
 
     fn test_facts(
@@ -1888,6 +1995,7 @@ fn guard_text(g: &Guard) -> String {
         Guard::ElseLet { pattern, value } => {
             format!("It runs only when `{value}` does not match `{pattern}` (the `else` of `if let`).")
         }
+        Guard::While(c) => format!("It runs inside the loop `while {c}`: only while `{c}` holds."),
         Guard::EarlyReturn(c) => {
             format!("It runs only when `{c}` is false (the fn returns early when it is true).")
         }
@@ -2310,4 +2418,39 @@ fn std_returns_option(method: &str) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+/// The negation of a simple comparison (`a < b` → `a >= b`).
+fn negate(cond: &str) -> Option<String> {
+    for (op, neg) in [
+        (" <= ", " > "),
+        (" >= ", " < "),
+        (" == ", " != "),
+        (" != ", " == "),
+        (" < ", " >= "),
+        (" > ", " <= "),
+    ] {
+        let parts: Vec<&str> = cond.split(op).collect();
+        if parts.len() == 2 && !cond.contains("&&") && !cond.contains("||") {
+            return Some(format!("{}{neg}{}", parts[0], parts[1]));
+        }
+    }
+    None
+}
+
+/// The fields read as `self.x` in a text.
+fn self_fields(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices("self.") {
+        let r = &text[i + 5..];
+        let e = r
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        let f = &r[..e];
+        // A method call is not a field.
+        if !f.is_empty() && !r[e..].starts_with('(') && !out.iter().any(|x| x == f) {
+            out.push(f.to_string());
+        }
+    }
+    out
 }

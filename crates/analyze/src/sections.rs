@@ -205,7 +205,9 @@ impl<'a> Writer<'a> {
                 &[g],
             ));
         }
-        if !self.kind.panics() {
+        if !self.kind.panics()
+            && !matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr)
+        {
             if let Some(n) = name {
                 out.push(say(
                     format!("Handle the `Err` returned through `{n}`: match on it, add context, or propagate it with `?`."),

@@ -126,6 +126,8 @@ pub struct Construct {
     pub caller: Option<usize>,
     /// Inside a pattern (a `match` arm, `if let`): not a construction.
     pub in_pattern: bool,
+    /// The `macro_rules!` whose body holds it.
+    pub in_macro: Option<String>,
 }
 
 /// A trait definition.
@@ -230,6 +232,8 @@ pub enum Guard {
         /// The value.
         value: String,
     },
+    /// Inside the body of `while COND`.
+    While(String),
     /// After `if COND { return }` earlier in the same block: it runs only
     /// when `COND` is false.
     EarlyReturn(String),
@@ -958,6 +962,7 @@ impl Walk<'_> {
             variant: variant.to_string(),
             caller: self.current_fn.last().copied(),
             in_pattern,
+            in_macro: self.in_macro.clone(),
         });
     }
 }
@@ -1148,6 +1153,17 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .map(|v| squash(text(v, src)))
                     .unwrap_or_default();
                 out.push(Guard::Arm { pattern, value });
+            }
+            "while_expression"
+                if parent
+                    .child_by_field_name("body")
+                    .is_some_and(|b| b.id() == child_id) =>
+            {
+                if let Some(cond) = parent.child_by_field_name("condition") {
+                    if cond.kind() != "let_condition" {
+                        out.push(Guard::While(squash(text(cond, src))));
+                    }
+                }
             }
             "block" => {
                 // `if cond { return; }` before this statement.
