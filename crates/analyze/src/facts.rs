@@ -841,7 +841,7 @@ impl Analyzer {
                     continue;
                 }
                 let own = matches!(&f.owner, Owner::Impl { ty: t2, .. } if *t2 == ty);
-                if own || !mentions(&f.text, &ty) {
+                if own || !mentions(&f.text, &ty) || !gates_compatible(&t.gates, &f.gates) {
                     continue;
                 }
                 let public = f.is_pub
@@ -1463,15 +1463,20 @@ impl Analyzer {
     /// consume the value without running the destructor.
     fn maker_facts(&self, b: &mut Builder, fi: usize) {
         let f = &self.symbols.fns[fi];
-        let Owner::Impl { ty, of_trait } = &f.owner else {
+        let Owner::Impl {
+            ty,
+            of_trait: Some(of_trait),
+        } = &f.owner
+        else {
             return;
         };
+        let of_trait = Some(of_trait.as_str());
         if ty.is_empty() || ty.contains('$') {
             return;
         }
         let mut makers = Vec::new();
         for g in &self.symbols.fns {
-            if g.is_test || makers.len() == 6 {
+            if g.is_test || makers.len() == 6 || matches!(g.owner, Owner::Impl { of_trait: Some(_), .. }) {
                 continue;
             }
             if matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty) && g.name != "new" {
@@ -1501,7 +1506,7 @@ impl Analyzer {
                 None,
             );
         }
-        if of_trait.as_deref() == Some("Drop") {
+        if of_trait == Some("Drop") {
             let defusers: Vec<String> = self
                 .symbols
                 .fns
@@ -1659,6 +1664,7 @@ impl Analyzer {
         // Library code first.
         ctors.sort_by_key(|c| c.caller.is_some_and(|i| self.symbols.fns[i].is_test));
         let mut entry_from: Vec<usize> = Vec::new();
+        let mut gated_paths: Vec<String> = Vec::new();
         let mut macros: Vec<String> = Vec::new();
         let mut fields: Vec<String> = Vec::new();
         for c in ctors {
@@ -1699,6 +1705,9 @@ impl Analyzer {
             if is_test {
                 continue;
             }
+            if !gated_paths.contains(&c.path) {
+                gated_paths.push(c.path.clone());
+            }
             if let Some(m) = &c.in_macro {
                 if !macros.contains(m) {
                     macros.push(m.clone());
@@ -1734,6 +1743,7 @@ impl Analyzer {
                 }
             }
         }
+        self.gated_module_facts(b, &gated_paths);
         for m in &macros {
             let mut users: Vec<usize> = Vec::new();
             for call in self.symbols.macro_calls.iter().filter(|c| &c.name == m) {
@@ -1774,6 +1784,39 @@ impl Analyzer {
         self.setter_facts(b, &fields, None);
     }
 
+    /// A module that stands in for another under a `cfg` (`#[cfg(not(feature
+    /// = "x"))] pub use dummy as real;`).
+    fn gated_module_facts(&self, b: &mut Builder, paths: &[String]) {
+        for p in paths {
+            let Some(m) = module_of_path(p) else { continue };
+            for (path, line, text, gates) in &self.symbols.gated_uses {
+                if !mentions(text, &m) || b.seen(&format!("gateduse:{path}:{line}")) {
+                    continue;
+                }
+                let features: Vec<String> = gates.iter().flat_map(|g| features_in(g)).collect();
+                let mut t = format!(
+                    "The `{m}` module ({p}) is put in use by `{text}` only when {} holds ({path}:{line}).",
+                    gates
+                        .iter()
+                        .map(|g| format!("`cfg({g})`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                );
+                if !features.is_empty() {
+                    t.push_str(&format!(
+                        " It depends on the Cargo feature(s) {}.",
+                        features
+                            .iter()
+                            .map(|x| format!("`{x}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                b.push(FactKind::Mechanism, t, Some((path.clone(), *line)), None);
+            }
+        }
+    }
+
     /// Public fns that set the given fields (`self.f = ..`, `f: ..` in a
     /// fn returning `Self`): the knobs a user turns.
     fn setter_facts(&self, b: &mut Builder, fields: &[String], only_ty: Option<&str>) {
@@ -1790,14 +1833,17 @@ impl Analyzer {
                     continue;
                 }
             }
-            let compact: String = g.text.split_whitespace().collect();
-            let sets = fields.iter().any(|x| {
-                compact.contains(&format!("self.{x}="))
-                    || compact.contains(&format!("self.{x}+="))
-                    || compact.contains(&format!(".{x}=Some("))
-                    || compact.contains(&format!(".{x}=None"))
-                    || (compact.contains(&format!("{x}:")) && g.signature.contains("-> Self"))
-            });
+            let sets = sets_field(g, fields) || {
+                // `Self::helper(..)` that sets it.
+                g.signature.contains("-> Self")
+                    && self.symbols.calls.iter().any(|c| {
+                        c.caller.is_some_and(|i| std::ptr::eq(&self.symbols.fns[i], g))
+                            && self.namesakes(&c.name).into_iter().any(|h| {
+                                let h = &self.symbols.fns[h];
+                                !std::ptr::eq(h, g) && sets_field(h, fields)
+                            })
+                    })
+            };
             if sets && !setters.contains(&g.qualified()) {
                 setters.push(g.qualified());
             }
@@ -2453,4 +2499,27 @@ fn self_fields(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn
+/// returning `Self`).
+fn sets_field(g: &FnDef, fields: &[String]) -> bool {
+    let compact: String = g.text.split_whitespace().collect();
+    fields.iter().any(|x| {
+        compact.contains(&format!("self.{x}="))
+            || compact.contains(&format!("self.{x}+="))
+            || compact.contains(&format!(".{x}=Some("))
+            || compact.contains(&format!(".{x}=None"))
+            || ((compact.contains(&format!("{x}:")) || compact.contains(&format!("{x},")))
+                && g.signature.contains("-> Self"))
+    })
+}
+
+/// False when one fn is compiled only where the other is not (`x` against
+/// `not(x)`).
+fn gates_compatible(a: &[String], b: &[String]) -> bool {
+    !a.iter().any(|g| {
+        b.iter()
+            .any(|h| *h == format!("not({g})") || *g == format!("not({h})"))
+    })
 }

@@ -202,6 +202,8 @@ pub struct Symbols {
     pub macro_calls: Vec<MacroCall>,
     /// `mod name;` declarations.
     pub mod_decls: Vec<ModDecl>,
+    /// `use` declarations under a `cfg`: (file, line, text, gates).
+    pub gated_uses: Vec<(String, u32, String, Vec<String>)>,
 }
 
 /// A condition under which a position runs.
@@ -563,6 +565,22 @@ impl Walk<'_> {
                 pushed_impl = true;
             }
             "call_expression" => self.call(n),
+            "use_declaration" => {
+                let mut gates = self.gates.clone();
+                gates.extend(
+                    preceding_attributes(n, self.src())
+                        .iter()
+                        .filter_map(|a| cfg_of(a)),
+                );
+                if !gates.is_empty() {
+                    self.out.gated_uses.push((
+                        self.file.path.clone(),
+                        line(n),
+                        squash(text(n, self.src())),
+                        gates,
+                    ));
+                }
+            }
             "macro_invocation" => {
                 self.macro_call(n);
                 self.reparse(n, depth);
