@@ -639,7 +639,8 @@ impl Analyzer {
             .iter()
             .filter(|(_, r)| *r == Resolution::NameAmbiguous)
             .count();
-        if ambiguous > 0 {
+        let implicit = matches!(&t.owner, Owner::Impl { ty, of_trait: Some(tr) } if implicit_call(tr, &t.name, ty).is_some());
+        if ambiguous > 0 && !implicit {
             b.push(
                 FactKind::Caller,
                 format!(
@@ -833,7 +834,7 @@ impl Analyzer {
         let mut seen_types = HashSet::from([ty.clone()]);
         let mut found = 0;
         while let Some((ty, depth, chain)) = types.pop_front() {
-            if depth == 3 || found == MAX_ENTRIES {
+            if depth == 5 || found == MAX_ENTRIES {
                 break;
             }
             for f in &self.symbols.fns {
@@ -854,7 +855,7 @@ impl Analyzer {
                     b.push(
                         FactKind::PublicEntry,
                         format!(
-                            "The public fn `{}` uses `{ty}`{}: the method runs when that fn drives it.",
+                            "`{}` (public) uses `{ty}`{}: the method runs when that fn drives it.",
                             f.qualified(),
                             if chain.len() > 1 {
                                 format!(" (through {})", via.join(" ← "))
@@ -866,6 +867,13 @@ impl Analyzer {
                         None,
                     );
                     found += 1;
+                    if let Owner::Impl { ty: next, .. } = &f.owner {
+                        if seen_types.insert(next.clone()) {
+                            let mut c = chain.clone();
+                            c.push(next.clone());
+                            types.push_back((next.clone(), depth + 1, c));
+                        }
+                    }
                 } else if let Owner::Impl { ty: next, .. } = &f.owner {
                     if seen_types.insert(next.clone()) {
                         let mut c = chain.clone();
@@ -1636,6 +1644,10 @@ impl Analyzer {
                 };
                 let head = arm.split(['(', '{', ' ']).next().unwrap_or(arm);
                 match head.rsplit_once("::") {
+                    Some(("Self", v)) => match error_type_of(error) {
+                        Some(ty) => (ty, v.to_string()),
+                        None => return,
+                    },
                     Some((ty, v)) => (last(ty), v.to_string()),
                     None => return,
                 }
@@ -1782,6 +1794,74 @@ impl Analyzer {
         }
         fields.dedup();
         self.setter_facts(b, &fields, None);
+        self.field_doc_facts(b, &fields);
+        self.variant_doc_fact(b, &ty, &variant);
+    }
+
+    /// The doc comments of fields a condition reads (`pub flag: bool`).
+    fn field_doc_facts(&self, b: &mut Builder, fields: &[String]) {
+        let mut n = 0;
+        for field in fields {
+            if n == 2 || field.len() < 4 {
+                break;
+            }
+            let mut paths: Vec<&String> = self.files.keys().collect();
+            paths.sort();
+            'files: for p in paths {
+                let text = &self.files[p].file.text;
+                for (i, l) in text.lines().enumerate() {
+                    let t = l.trim_start().trim_start_matches("pub(crate) ").trim_start_matches("pub ");
+                    if t.starts_with(&format!("{field}:")) {
+                        if let Some(d) = doc_above(text, i + 1) {
+                            if !b.seen(&format!("fielddoc:{field}")) {
+                                b.push(
+                                    FactKind::Doc,
+                                    format!("The field `{field}` is documented: \"{d}\""),
+                                    Some((p.clone(), i as u32 + 1)),
+                                    None,
+                                );
+                                n += 1;
+                            }
+                            break 'files;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The doc comment of an enum variant.
+    fn variant_doc_fact(&self, b: &mut Builder, ty: &str, variant: &str) {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            let text = &self.files[p].file.text;
+            let mut in_enum = false;
+            for (i, l) in text.lines().enumerate() {
+                let t = l.trim_start();
+                if t.contains(&format!("enum {ty}")) && mentions(t, ty) {
+                    in_enum = true;
+                    continue;
+                }
+                if in_enum && t.starts_with("pub ") && t.contains(" enum ") {
+                    in_enum = false;
+                }
+                if in_enum
+                    && t.starts_with(variant)
+                    && !t[variant.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    if let Some(d) = doc_above(text, i + 1) {
+                        b.push(
+                            FactKind::Doc,
+                            format!("The variant `{ty}::{variant}` is documented: \"{d}\""),
+                            Some((p.clone(), i as u32 + 1)),
+                            None,
+                        );
+                    }
+                    return;
+                }
+            }
+        }
     }
 
     /// A module that stands in for another under a `cfg` (`#[cfg(not(feature
@@ -2497,8 +2577,50 @@ fn self_fields(text: &str) -> Vec<String> {
         if !f.is_empty() && !r[e..].starts_with('(') && !out.iter().any(|x| x == f) {
             out.push(f.to_string());
         }
+        // The last field of a chain (`self.state.config.flag`).
+        let chain: String = r
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+            .collect();
+        let tail_end = i + 5 + chain.len();
+        if let Some(last) = chain.rsplit('.').next() {
+            if !last.is_empty()
+                && last != f
+                && !text[tail_end..].starts_with('(')
+                && !out.iter().any(|x| x == last)
+            {
+                out.push(last.to_string());
+            }
+        }
     }
     out
+}
+
+/// The first paragraph of the `///` doc comment right above line `at`
+/// (1-based) of `text`.
+fn doc_above(text: &str, at: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = at.checked_sub(1)?;
+    let mut docs = Vec::new();
+    while i > 0 {
+        i -= 1;
+        let t = lines.get(i)?.trim();
+        if let Some(d) = t.strip_prefix("///") {
+            docs.push(d.trim().to_string());
+        } else if t.starts_with("#[") {
+            continue;
+        } else {
+            break;
+        }
+    }
+    docs.reverse();
+    let para: Vec<String> = docs
+        .into_iter()
+        .skip_while(|d| d.is_empty())
+        .take_while(|d| !d.is_empty())
+        .collect();
+    let joined = para.join(" ");
+    (!joined.is_empty()).then(|| joined.chars().take(400).collect())
 }
 
 /// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn

@@ -297,10 +297,15 @@ impl<'a> Writer<'a> {
             }
             return (Vec::new(), None);
         }
+        if matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr) {
+            return (Vec::new(), None);
+        }
         // What a user calls: the thrower when public, else a public fn
         // reaching it.
         let entry = self
-            .one(FactKind::PublicEntry)
+            .all(FactKind::PublicEntry)
+            .into_iter()
+            .find(|e| e.text.contains(" reaches it: "))
             .and_then(|e| code_in(e).map(|n| (e, n)));
         let (fact, name) = match entry {
             Some(e) if !item.text.contains("the public fn") => e,

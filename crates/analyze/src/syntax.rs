@@ -1159,10 +1159,33 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                 }
             }
             "match_arm" => {
-                let pattern = parent
+                let mut pattern = parent
                     .child_by_field_name("pattern")
                     .map(|p| squash(text(p, src)))
                     .unwrap_or_default();
+                // An earlier arm of the same shape with a guard takes the
+                // value first when its guard holds.
+                let head = pattern.split(['(', '{', ' ']).next().unwrap_or("").to_string();
+                let mut prev = parent.prev_named_sibling();
+                while let Some(p) = prev {
+                    if p.kind() == "match_arm" {
+                        let other = p
+                            .child_by_field_name("pattern")
+                            .map(|x| squash(text(x, src)))
+                            .unwrap_or_default();
+                        if let Some((shape, cond)) = other.split_once(" if ") {
+                            if shape.split(['(', '{', ' ']).next() == Some(head.as_str()) {
+                                pattern.push_str(&format!(
+                                    "` and not `{cond}` (an earlier arm takes it when `{cond}`)"
+                                ));
+                                pattern.insert(0, '`');
+                                pattern = pattern.trim_start_matches('`').to_string();
+                                break;
+                            }
+                        }
+                    }
+                    prev = p.prev_named_sibling();
+                }
                 let value = parent
                     .parent()
                     .and_then(|b| b.parent())
