@@ -2149,7 +2149,7 @@ fn error_type_of(error: &ErrorDetail) -> Option<String> {
     match error.kind {
         Kind::ErrorAttr => error.item_path.rsplit_once("::").map(|(t, _)| last(t)),
         Kind::Display | Kind::DebugImpl => {
-            let inner = error.item_path.strip_prefix('<')?;
+            let (_, inner) = error.item_path.split_once('<')?;
             Some(last(inner.split(" as ").next()?))
         }
         _ => None,

@@ -1453,4 +1453,29 @@ mod tests {
             Some("v.first()")
         );
     }
+
+    #[test]
+    fn macro_bodies_are_code() {
+        let f = file(
+            "macro_rules! make {\n    ($ty:ident, $m:ident) => {\n        impl Op for $ty {\n            fn $m(self) -> u8 {\n                if self.0 > 3 { return Err(E::Big) }\n                todo!(\"no\")\n            }\n        }\n    };\n}\nmacro_rules! step {\n    ($self:ident, $r:expr $(, $a:ident)?) => {{\n        let x = loop {\n            break match $r.read() $(.$a)? {\n                R::Eof(_) if $self.cfg.allow => Ok(1),\n                R::Eof(_) => Err(Error::Ill(Bad::Unclosed)),\n            };\n        };\n    }};\n}\nmake!(A, add);\n#[cfg(feature = \"x\")]\nmod inner;\n",
+        );
+        let s = symbols(vec![f]).1;
+        let gen = s.fns.iter().find(|f| f.in_macro.is_some()).expect("fn in macro");
+        assert_eq!(gen.name, "$m");
+        assert_eq!(gen.in_macro.as_deref(), Some("make"));
+        assert!(s
+            .constructs
+            .iter()
+            .any(|c| c.variant == "Big" && c.in_macro.as_deref() == Some("make")));
+        assert!(
+            s.constructs
+                .iter()
+                .any(|c| c.variant == "Unclosed" && c.in_macro.as_deref() == Some("step")),
+            "{:?}",
+            s.constructs
+        );
+        assert_eq!(s.macro_calls.iter().filter(|c| c.name == "make").count(), 1);
+        assert_eq!(s.macros.len(), 2);
+        assert_eq!(s.mod_decls[0].gates, ["feature = \"x\""]);
+    }
 }
