@@ -768,8 +768,11 @@ impl Analyzer {
             if hops == MAX_HOPS || entries == MAX_ENTRIES {
                 continue;
             }
+            let default_method = matches!(self.symbols.fns[f].owner, Owner::TraitDefault(_));
             for (ci, r) in self.callers_of(f) {
-                if r == Resolution::NameAmbiguous {
+                if r == Resolution::NameAmbiguous
+                    || (r == Resolution::Trait && !(hops == 0 && default_method))
+                {
                     continue;
                 }
                 let Some(caller) = self.symbols.calls[ci].caller else {
@@ -1054,7 +1057,7 @@ impl Analyzer {
                         .map(|tr| syntax::guards_at(tr, &pf.file.text, s.line, s.column))
                         .unwrap_or_default();
                     for g in guards {
-                        let Guard::Arm { pattern, value } = g else {
+                        let Guard::Arm { pattern, value, .. } = g else {
                             continue;
                         };
                         let Some(m) = value
@@ -1506,7 +1509,7 @@ impl Analyzer {
                     "A `{ty}` is created by {}.",
                     makers
                         .iter()
-                        .map(|m| format!("`{m}`"))
+                        .map(|m| format!("`{m}(..)`"))
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
@@ -1801,9 +1804,13 @@ impl Analyzer {
     /// The doc comments of fields a condition reads (`pub flag: bool`).
     fn field_doc_facts(&self, b: &mut Builder, fields: &[String]) {
         let mut n = 0;
-        for field in fields {
-            if n == 2 || field.len() < 4 {
+        // The most specific (the tail of a chain, listed later) first.
+        for field in fields.iter().rev() {
+            if n == 2 {
                 break;
+            }
+            if field.len() < 4 {
+                continue;
             }
             let mut paths: Vec<&String> = self.files.keys().collect();
             paths.sort();
@@ -1870,7 +1877,8 @@ impl Analyzer {
         for p in paths {
             let Some(m) = module_of_path(p) else { continue };
             for (path, line, text, gates) in &self.symbols.gated_uses {
-                if !mentions(text, &m) || b.seen(&format!("gateduse:{path}:{line}")) {
+                let aliased = text.contains(&format!("{m} as ")) || text.contains(&format!("::{m};"));
+                if !aliased || b.seen(&format!("gateduse:{path}:{line}")) {
                     continue;
                 }
                 let features: Vec<String> = gates.iter().flat_map(|g| features_in(g)).collect();
@@ -2112,14 +2120,38 @@ fn guard_text(g: &Guard) -> String {
         Guard::IfLet { pattern, value } => {
             format!("It runs only when `{value}` matches `{pattern}`.")
         }
-        Guard::Arm { pattern, value } if value.is_empty() => {
+        Guard::Arm {
+            pattern,
+            value,
+            unless: Some(u),
+        } => {
+            format!("It runs when `{value}` matches the arm `{pattern}` and `{u}` is false (an earlier arm takes that case when `{u}` holds).")
+        }
+        Guard::Arm { pattern, value, .. } if value.is_empty() => {
             format!("It runs in the match arm `{pattern}`.")
         }
-        Guard::Arm { pattern, value } => {
+        Guard::Arm { pattern, value, .. } => {
             format!("It runs when `{value}` matches the arm `{pattern}`.")
         }
         Guard::ElseLet { pattern, value } => {
             format!("It runs only when `{value}` does not match `{pattern}` (the `else` of `if let`).")
+        }
+        Guard::Fallback { value, method } => {
+            let case = match method.as_str() {
+                "ok_or_else" | "ok_or" => "is `None`",
+                "map_err" | "or_else" => "is an `Err`",
+                _ => "has no value",
+            };
+            // A lookup miss: `map.get(key)`.
+            let miss = value
+                .strip_suffix(')')
+                .and_then(|v| v.rsplit_once(".get("))
+                .map(|(map, key)| {
+                    let map = map.rsplit('.').next().unwrap_or(map);
+                    format!(": `{key}` is not in the {map}")
+                })
+                .unwrap_or_default();
+            format!("It runs when `{value}` {case}{miss} (the closure of `.{method}`).")
         }
         Guard::While(c) => format!("It runs inside the loop `while {c}`: only while `{c}` holds."),
         Guard::EarlyReturn(c) => {

@@ -226,6 +226,9 @@ pub enum Guard {
         pattern: String,
         /// The matched value.
         value: String,
+        /// The guard of an earlier arm of the same shape, which takes the
+        /// value first when it holds.
+        unless: Option<String>,
     },
     /// Inside the `else` of `if let PAT = VALUE`.
     ElseLet {
@@ -233,6 +236,14 @@ pub enum Guard {
         pattern: String,
         /// The value.
         value: String,
+    },
+    /// Inside a closure given to `VALUE.ok_or_else(..)` (or `map_err`,
+    /// `unwrap_or_else`, `or_else`): it runs when `VALUE` has no value.
+    Fallback {
+        /// The receiver.
+        value: String,
+        /// The method.
+        method: String,
     },
     /// Inside the body of `while COND`.
     While(String),
@@ -1119,7 +1130,37 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
     let mut child_id = n.id();
     while let Some(parent) = n.parent() {
         match parent.kind() {
-            "function_item" | "closure_expression" => break,
+            "function_item" => break,
+            "closure_expression" => {
+                // `x.ok_or_else(|| here)`: the closure runs when `x` fails.
+                let call = parent
+                    .parent()
+                    .filter(|a| a.kind() == "arguments")
+                    .and_then(|a| a.parent())
+                    .filter(|c| c.kind() == "call_expression");
+                let method = call
+                    .and_then(|c| c.child_by_field_name("function"))
+                    .filter(|f| f.kind() == "field_expression");
+                let Some(m) = method else { break };
+                let name = m
+                    .child_by_field_name("field")
+                    .map(|x| text(x, src).to_string())
+                    .unwrap_or_default();
+                if !matches!(
+                    name.as_str(),
+                    "ok_or_else" | "map_err" | "unwrap_or_else" | "or_else" | "ok_or"
+                ) {
+                    break;
+                }
+                let value = m
+                    .child_by_field_name("value")
+                    .map(|v| squash(text(v, src)))
+                    .unwrap_or_default();
+                out.push(Guard::Fallback {
+                    value,
+                    method: name,
+                });
+            }
             "if_expression" => {
                 if let Some(cond) = parent.child_by_field_name("condition") {
                     let in_then = parent
@@ -1159,7 +1200,8 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                 }
             }
             "match_arm" => {
-                let mut pattern = parent
+                let mut unless = None;
+                let pattern = parent
                     .child_by_field_name("pattern")
                     .map(|p| squash(text(p, src)))
                     .unwrap_or_default();
@@ -1175,11 +1217,7 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                             .unwrap_or_default();
                         if let Some((shape, cond)) = other.split_once(" if ") {
                             if shape.split(['(', '{', ' ']).next() == Some(head.as_str()) {
-                                pattern.push_str(&format!(
-                                    "` and not `{cond}` (an earlier arm takes it when `{cond}`)"
-                                ));
-                                pattern.insert(0, '`');
-                                pattern = pattern.trim_start_matches('`').to_string();
+                                unless = Some(cond.to_string());
                                 break;
                             }
                         }
@@ -1193,7 +1231,11 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .and_then(|m| m.child_by_field_name("value"))
                     .map(|v| squash(text(v, src)))
                     .unwrap_or_default();
-                out.push(Guard::Arm { pattern, value });
+                out.push(Guard::Arm {
+                    pattern,
+                    value,
+                    unless,
+                });
             }
             "while_expression"
                 if parent
@@ -1422,7 +1464,8 @@ mod tests {
             vec![
                 Guard::Arm {
                     pattern: "Some(0)".into(),
-                    value: "x".into()
+                    value: "x".into(),
+                    unless: None,
                 },
                 Guard::If("n > 3".into())
             ]
