@@ -1018,12 +1018,20 @@ impl Analyzer {
                     } = &g.owner
                     {
                         if x == t && !g.is_test {
-                            if g.name == f.name {
-                                if !over.contains(ty) {
-                                    over.push(ty.clone());
+                            // The module names the type (`fmt::Subscriber`
+                            // is not the `Subscriber` trait).
+                            let ty = match module_of_path(&g.path) {
+                                Some(m) if m.to_lowercase() != ty.to_lowercase() => {
+                                    format!("{m}::{ty}")
                                 }
-                            } else if !not_over.contains(ty) {
-                                not_over.push(ty.clone());
+                                _ => ty.clone(),
+                            };
+                            if g.name == f.name {
+                                if !over.contains(&ty) {
+                                    over.push(ty);
+                                }
+                            } else if !not_over.contains(&ty) {
+                                not_over.push(ty);
                             }
                         }
                     }
@@ -2313,6 +2321,10 @@ impl Builder {
         at: Option<(String, u32)>,
         code: Option<String>,
     ) {
+        // The same sentence twice (two sites in one macro) says nothing new.
+        if self.facts.iter().any(|f| f.kind == kind && f.text == text) {
+            return;
+        }
         let (path, line) = at.map_or((None, None), |(p, l)| (Some(p), Some(l)));
         self.facts.push(Fact {
             id: format!("f{}", self.facts.len() + 1),
