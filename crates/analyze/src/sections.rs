@@ -116,7 +116,10 @@ impl<'a> Writer<'a> {
                 (Some(p), Some(l)) => format!(" ({p}:{l})"),
                 _ => String::new(),
             };
-            out.push(say(format!("{}{at}", f.text.trim_end_matches('.')) + ".", &[f]));
+            out.push(say(
+                format!("{}{at}", f.text.trim_end_matches('.')) + ".",
+                &[f],
+            ));
         }
         for f in at_callers {
             out.push(say(f.text.clone(), &[f]));
@@ -130,7 +133,10 @@ impl<'a> Writer<'a> {
                 (Some(p), Some(l)) => format!(" ({p}:{l})"),
                 _ => String::new(),
             };
-            out.push(say(format!("{}{at}", c.text.trim_end_matches('.')) + ".", &[c]));
+            out.push(say(
+                format!("{}{at}", c.text.trim_end_matches('.')) + ".",
+                &[c],
+            ));
         }
         for t in self.all(FactKind::Test) {
             out.push(say(t.text.clone(), &[t]));
@@ -169,7 +175,10 @@ impl<'a> Writer<'a> {
                 code_in(a).filter(|_| self.kind == Kind::Assert || self.kind == Kind::Ensure)
             {
                 out.push(say(
-                    format!("Make sure `{cond}` holds before calling{}.", name.map(|n| format!(" `{n}`")).unwrap_or_default()),
+                    format!(
+                        "Make sure `{cond}` holds before calling{}.",
+                        name.map(|n| format!(" `{n}`")).unwrap_or_default()
+                    ),
                     &[a],
                 ));
             } else {

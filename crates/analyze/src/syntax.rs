@@ -667,7 +667,9 @@ impl Walk<'_> {
             };
             let inner = |t: Node| {
                 let s = text(t, src);
-                s.get(1..s.len().saturating_sub(1)).unwrap_or("").to_string()
+                s.get(1..s.len().saturating_sub(1))
+                    .unwrap_or("")
+                    .to_string()
             };
             rules.push((inner(left), inner(right), line(right)));
             bodies.push(right);
@@ -730,7 +732,10 @@ impl Walk<'_> {
             return;
         };
         let t = text(tt, src);
-        let args = t.get(1..t.len().saturating_sub(1)).unwrap_or("").to_string();
+        let args = t
+            .get(1..t.len().saturating_sub(1))
+            .unwrap_or("")
+            .to_string();
         self.out.macro_calls.push(MacroCall {
             path: self.file.path.clone(),
             line: line(n),
@@ -749,8 +754,13 @@ impl Walk<'_> {
         let Some(parent) = n.parent() else { return };
         if matches!(
             parent.kind(),
-            "call_expression" | "generic_function" | "scoped_identifier" | "use_declaration"
-                | "scoped_use_list" | "use_as_clause" | "use_list"
+            "call_expression"
+                | "generic_function"
+                | "scoped_identifier"
+                | "use_declaration"
+                | "scoped_use_list"
+                | "use_as_clause"
+                | "use_list"
         ) || parent.kind().contains("pattern")
         {
             return;
@@ -867,7 +877,8 @@ impl Walk<'_> {
         let is_const = {
             let mut c = n.walk();
             let k = n.children(&mut c).any(|ch| {
-                ch.kind() == "function_modifiers" && text(ch, src).split_whitespace().any(|w| w == "const")
+                ch.kind() == "function_modifiers"
+                    && text(ch, src).split_whitespace().any(|w| w == "const")
             });
             k
         };
@@ -924,9 +935,7 @@ impl Walk<'_> {
                 let on_self = f
                     .child_by_field_name("value")
                     .is_some_and(|v| text(v, src) == "self");
-                receiver = f
-                    .child_by_field_name("value")
-                    .map(|v| squash(text(v, src)));
+                receiver = f.child_by_field_name("value").map(|v| squash(text(v, src)));
                 (name, Callee::Method { on_self })
             }
             "generic_function" => {
@@ -1207,7 +1216,11 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .unwrap_or_default();
                 // An earlier arm of the same shape with a guard takes the
                 // value first when its guard holds.
-                let head = pattern.split(['(', '{', ' ']).next().unwrap_or("").to_string();
+                let head = pattern
+                    .split(['(', '{', ' '])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
                 let mut prev = parent.prev_named_sibling();
                 while let Some(p) = prev {
                     if p.kind() == "match_arm" {
@@ -1503,7 +1516,11 @@ mod tests {
             "macro_rules! make {\n    ($ty:ident, $m:ident) => {\n        impl Op for $ty {\n            fn $m(self) -> u8 {\n                if self.0 > 3 { return Err(E::Big) }\n                todo!(\"no\")\n            }\n        }\n    };\n}\nmacro_rules! step {\n    ($self:ident, $r:expr $(, $a:ident)?) => {{\n        let x = loop {\n            break match $r.read() $(.$a)? {\n                R::Eof(_) if $self.cfg.allow => Ok(1),\n                R::Eof(_) => Err(Error::Ill(Bad::Unclosed)),\n            };\n        };\n    }};\n}\nmake!(A, add);\n#[cfg(feature = \"x\")]\nmod inner;\n",
         );
         let s = symbols(vec![f]).1;
-        let gen = s.fns.iter().find(|f| f.in_macro.is_some()).expect("fn in macro");
+        let gen = s
+            .fns
+            .iter()
+            .find(|f| f.in_macro.is_some())
+            .expect("fn in macro");
         assert_eq!(gen.name, "$m");
         assert_eq!(gen.in_macro.as_deref(), Some("make"));
         assert!(s
