@@ -1035,7 +1035,7 @@ impl Analyzer {
                         of_trait: Some(x),
                     } = &g.owner
                     {
-                        if x == t && !g.is_test {
+                        if x == t && !g.is_test && !ty.contains('$') {
                             // The module names the type (`fmt::Subscriber`
                             // is not the `Subscriber` trait).
                             let ty = match module_of_path(&g.path) {
@@ -1193,7 +1193,8 @@ impl Analyzer {
             let f = &self.files[p];
             for (i, l) in f.file.text.lines().enumerate() {
                 let ln = i as u32 + 1;
-                if (p == path && ln == decl_line) || !mentions(l, &name) {
+                if (p == path && ln == decl_line) || !mentions(l, &name) || syntax::is_test_path(p)
+                {
                     continue;
                 }
                 let t = l.trim_start();
@@ -1220,7 +1221,7 @@ impl Analyzer {
         for (p, ln, col, owner) in uses.into_iter().take(MAX_CALLERS) {
             let who = owner
                 .map(|o| format!("`{}`", self.symbols.fns[o].qualified()))
-                .unwrap_or_else(|| "module level".to_string());
+                .unwrap_or_else(|| "an item at module level".to_string());
             let guards = self
                 .files
                 .get(&p)

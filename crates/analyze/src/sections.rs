@@ -188,7 +188,21 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        if let Some(r) = self.one(FactKind::Receiver) {
+        let invariant = self
+            .all(FactKind::Mechanism)
+            .iter()
+            .any(|m| m.text.contains("checks an internal invariant"));
+        if let Some(m) = self
+            .all(FactKind::Mechanism)
+            .into_iter()
+            .find(|m| m.text.contains("checks an internal invariant"))
+        {
+            out.push(say(
+                "Nothing in your code should reach it: if it fires, report it to the crate's maintainers with the steps that led there.",
+                &[m],
+            ));
+        }
+        if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
             if let Some(v) = code_in(r) {
                 let how = if r.text.contains("is `None`") {
                     " (`if let Some(..)`, `unwrap_or`, `?` in a fn returning `Option`)"
@@ -280,7 +294,11 @@ impl<'a> Writer<'a> {
                 Kind::LogError | Kind::LogWarn | Kind::Eprintln | Kind::CompileError
             )
         {
-            if let Some(r) = self.one(FactKind::Receiver) {
+            let invariant = self
+                .all(FactKind::Mechanism)
+                .iter()
+                .any(|m| m.text.contains("checks an internal invariant"));
+            if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
                 if let Some(v) = code_in(r)
                     .filter(|v| crate::verify::parses(&format!("fn f() {{ let _ = {v}; }}")))
                 {
