@@ -301,7 +301,6 @@ impl Analyzer {
     }
 
     fn sentinel_facts(&self, b: &mut Builder, error: &ErrorDetail, f: &FnDef, s: &SiteRow) {
-        let panics = error.kind.panics();
         if matches!(error.kind, Kind::Unimplemented | Kind::Todo) {
             b.push(
                 FactKind::Sentinel,
@@ -325,7 +324,6 @@ impl Analyzer {
                 None,
             );
         }
-        let _ = panics;
     }
 
     /// The fns a call may name for fn `fi`: itself, or — for a fn written
@@ -2624,7 +2622,7 @@ fn module_of_path(path: &str) -> Option<String> {
 /// Whether a std method returns an `Option` (`Some(true)`) or a `Result`
 /// (`Some(false)`), for the common ones; `None` when unknown.
 fn std_returns_option(method: &str) -> Option<bool> {
-    if method.starts_with("checked_") || method.starts_with("try_") && method.ends_with("_opt") {
+    if method.starts_with("checked_") || (method.starts_with("try_") && method.ends_with("_opt")) {
         return Some(true);
     }
     match method {
