@@ -48,6 +48,13 @@ pub enum FactKind {
     Constructor,
     /// A test of the repository that triggers the error.
     Test,
+    /// How the site works: attributes (`#[cold]`, `#[track_caller]`), `cfg`
+    /// gates, `debug_assert!`, compile-time evaluation, `macro_rules!`
+    /// expansion, `const` messages, trait impls a user reaches implicitly.
+    Mechanism,
+    /// A way around it the code offers: a fallible sibling, a call that
+    /// establishes the precondition.
+    Alternative,
     /// A related error.
     Related,
     /// The commit that introduced the message.
@@ -221,10 +228,18 @@ impl Analysis {
     }
 }
 
-/// A stable hash of facts (xxh3, hex).
+/// The rules' source: a cached analysis made by other rules is stale.
+const RULES: &str = concat!(include_str!("sections.rs"), include_str!("facts.rs"));
+
+/// A stable hash of facts and of the rules that write sections from them
+/// (xxh3, hex).
 pub fn facts_hash(facts: &[Fact]) -> String {
     let json = serde_json::to_string(facts).expect("facts serialise");
-    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()))
+    let rules = xxhash_rust::xxh3::xxh3_64(RULES.as_bytes());
+    format!(
+        "{:016x}",
+        xxhash_rust::xxh3::xxh3_64_with_seed(json.as_bytes(), rules)
+    )
 }
 
 /// Analyses one error of the analyser's snapshot: its facts (see

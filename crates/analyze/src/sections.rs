@@ -87,6 +87,9 @@ impl<'a> Writer<'a> {
         for s in self.all(FactKind::Sentinel) {
             out.push(say(s.text.clone(), &[s]));
         }
+        for m in self.all(FactKind::Mechanism) {
+            out.push(say(m.text.clone(), &[m]));
+        }
         out
     }
 
@@ -98,62 +101,45 @@ impl<'a> Writer<'a> {
         for f in self.all(FactKind::Receiver) {
             out.push(say(f.text.clone(), &[f]));
         }
-        for f in self.all(FactKind::Guard) {
+        let (at_callers, own): (Vec<&Fact>, Vec<&Fact>) = self
+            .all(FactKind::Guard)
+            .into_iter()
+            .partition(|f| f.text.starts_with("Where "));
+        for f in own {
             out.push(say(f.text.clone(), &[f]));
         }
         for f in self.all(FactKind::Doc) {
             out.push(say(f.text.clone(), &[f]));
         }
-        let callers: Vec<&Fact> = self
-            .all(FactKind::Caller)
-            .into_iter()
-            .filter(|f| f.path.is_some() && !f.text.contains("(a test)"))
-            .collect();
-        if !callers.is_empty() {
-            let names: Vec<&str> = callers.iter().filter_map(|f| code_in(f)).collect();
-            if !names.is_empty() {
-                out.push(say(
-                    format!("It is reached from {}.", list(&names)),
-                    &callers,
-                ));
-            }
-        }
-        let entries = self.all(FactKind::PublicEntry);
-        if !entries.is_empty() {
-            let names: Vec<&str> = entries.iter().filter_map(|f| code_in(f)).collect();
+        for f in self.all(FactKind::Caller) {
+            let at = match (&f.path, f.line) {
+                (Some(p), Some(l)) => format!(" ({p}:{l})"),
+                _ => String::new(),
+            };
             out.push(say(
-                format!(
-                    "Through the public API, it can be reached by calling {}.",
-                    list(&names)
-                ),
-                &entries,
+                format!("{}{at}", f.text.trim_end_matches('.')) + ".",
+                &[f],
             ));
         }
+        for f in at_callers {
+            out.push(say(f.text.clone(), &[f]));
+        }
+        for e in self.all(FactKind::PublicEntry) {
+            out.push(say(e.text.clone(), &[e]));
+        }
         let ctors = self.all(FactKind::Constructor);
-        if !ctors.is_empty() {
-            let mut names: Vec<&str> = ctors
-                .iter()
-                .filter_map(|f| f.text.split('`').nth(3))
-                .collect();
-            names.dedup();
+        for c in &ctors {
+            let at = match (&c.path, c.line) {
+                (Some(p), Some(l)) => format!(" ({p}:{l})"),
+                _ => String::new(),
+            };
             out.push(say(
-                format!("The error is created in {}.", list(&names)),
-                &ctors,
+                format!("{}{at}", c.text.trim_end_matches('.')) + ".",
+                &[c],
             ));
         }
         for t in self.all(FactKind::Test) {
             out.push(say(t.text.clone(), &[t]));
-        }
-        if out.is_empty() {
-            let cite: Vec<&Fact> = self
-                .one(FactKind::Item)
-                .or(self.one(FactKind::Message))
-                .into_iter()
-                .collect();
-            out.push(say(
-                "The code around the site states no condition: it happens whenever this code runs.",
-                &cite,
-            ));
         }
         out
     }
@@ -163,21 +149,36 @@ impl<'a> Writer<'a> {
         let thrower = self.thrower();
         let item: Vec<&Fact> = thrower.map(|(f, _)| f).into_iter().collect();
         let name = thrower.map(|(_, n)| n);
-        if let Some(s) = self.one(FactKind::Sentinel) {
-            out.push(say(
-                match name {
-                    Some(n) => format!("Do not call `{n}` in this configuration: it is not supported here; use another implementation or the alternative the library documents."),
-                    None => "This operation is not supported here; use another implementation.".to_string(),
-                },
-                &[s],
-            ));
+        for a in self.all(FactKind::Alternative) {
+            out.push(say(a.text.clone(), &[a]));
+        }
+        for m in self.all(FactKind::Mechanism) {
+            if let Some(feature) = m
+                .text
+                .split("the Cargo feature(s) `")
+                .nth(1)
+                .and_then(|r| r.split('`').next())
+            {
+                let negated = m.text.contains(&format!("not(feature = \"{feature}\")"));
+                out.push(say(
+                    if negated {
+                        format!("Build with the `{feature}` feature (`--features {feature}`): this code exists only without it.")
+                    } else {
+                        format!("This code exists only with the `{feature}` feature (`--features {feature}`); without it, it is not compiled.")
+                    },
+                    &[m],
+                ));
+            }
         }
         if let Some(a) = self.one(FactKind::Assertion) {
             if let Some(cond) =
                 code_in(a).filter(|_| self.kind == Kind::Assert || self.kind == Kind::Ensure)
             {
                 out.push(say(
-                    format!("Make sure `{cond}` holds before this code runs: check the values you pass{}.", name.map(|n| format!(" to `{n}`")).unwrap_or_default()),
+                    format!(
+                        "Make sure `{cond}` holds before calling{}.",
+                        name.map(|n| format!(" `{n}`")).unwrap_or_default()
+                    ),
                     &[a],
                 ));
             } else {
@@ -187,21 +188,49 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        if let Some(r) = self.one(FactKind::Receiver) {
+        let invariant = self
+            .all(FactKind::Mechanism)
+            .iter()
+            .any(|m| m.text.contains("checks an internal invariant"));
+        if let Some(m) = self
+            .all(FactKind::Mechanism)
+            .into_iter()
+            .find(|m| m.text.contains("checks an internal invariant"))
+        {
+            out.push(say(
+                "Nothing in your code should reach it: if it fires, report it to the crate's maintainers with the steps that led there.",
+                &[m],
+            ));
+        }
+        if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
             if let Some(v) = code_in(r) {
+                let how = if r.text.contains("is `None`") {
+                    " (`if let Some(..)`, `unwrap_or`, `?` in a fn returning `Option`)"
+                } else if r.text.contains("is an `Err`") {
+                    " (`match` on `Ok`/`Err`, or `?`)"
+                } else {
+                    ""
+                };
                 out.push(say(
-                    format!("Handle the case where `{v}` has no value instead of unwrapping it (match on it, or use `?`, `unwrap_or`, `if let`)."),
+                    format!("Handle the failure of `{v}` instead of unwrapping it{how}."),
                     &[r],
                 ));
             }
         }
-        for g in self.all(FactKind::Guard).into_iter().take(2) {
+        for g in self
+            .all(FactKind::Guard)
+            .into_iter()
+            .filter(|g| !g.text.starts_with("Where "))
+            .take(1)
+        {
             out.push(say(
                 format!("Avoid the path that leads here: {}", lower_first(&g.text)),
                 &[g],
             ));
         }
-        if !self.kind.panics() {
+        if !self.kind.panics()
+            && !matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr)
+        {
             if let Some(n) = name {
                 out.push(say(
                     format!("Handle the `Err` returned through `{n}`: match on it, add context, or propagate it with `?`."),
@@ -239,16 +268,6 @@ impl<'a> Writer<'a> {
                 &[d],
             ));
         }
-        if out.is_empty() {
-            let cite: Vec<&Fact> = match item.is_empty() {
-                true => self.one(FactKind::Message).into_iter().collect(),
-                false => item,
-            };
-            out.push(say(
-                "The code states no condition around the site; read the excerpt for what leads to it and avoid that path.",
-                &cite,
-            ));
-        }
         out
     }
 
@@ -275,13 +294,25 @@ impl<'a> Writer<'a> {
                 Kind::LogError | Kind::LogWarn | Kind::Eprintln | Kind::CompileError
             )
         {
-            if let Some(r) = self.one(FactKind::Receiver) {
+            let invariant = self
+                .all(FactKind::Mechanism)
+                .iter()
+                .any(|m| m.text.contains("checks an internal invariant"));
+            if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
                 if let Some(v) = code_in(r)
                     .filter(|v| crate::verify::parses(&format!("fn f() {{ let _ = {v}; }}")))
                 {
-                    let code = format!(
-                        "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
-                    );
+                    let code = if r.text.contains("is `None`") {
+                        format!(
+                            "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
+                        )
+                    } else if r.text.contains("is an `Err`") {
+                        format!(
+                            "match {v} {{\n    Ok(value) => {{ /* use value */ }}\n    Err(err) => {{ /* handle err */ }}\n}}"
+                        )
+                    } else {
+                        return (Vec::new(), None);
+                    };
                     return (
                         vec![say(
                             format!("Instead of unwrapping `{v}`, handle both cases:"),
@@ -293,10 +324,15 @@ impl<'a> Writer<'a> {
             }
             return (Vec::new(), None);
         }
+        if matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr) {
+            return (Vec::new(), None);
+        }
         // What a user calls: the thrower when public, else a public fn
         // reaching it.
         let entry = self
-            .one(FactKind::PublicEntry)
+            .all(FactKind::PublicEntry)
+            .into_iter()
+            .find(|e| e.text.contains(" reaches it: "))
             .and_then(|e| code_in(e).map(|n| (e, n)));
         let (fact, name) = match entry {
             Some(e) if !item.text.contains("the public fn") => e,

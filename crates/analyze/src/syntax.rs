@@ -46,6 +46,20 @@ pub struct FnDef {
     pub statements: usize,
     /// The fn's whole text (for test fns shown as trigger examples).
     pub text: String,
+    /// Its attributes as written inside `#[...]` (`cold`, `track_caller`,
+    /// `cfg_attr(feature = "x", track_caller)`).
+    pub attrs: Vec<String>,
+    /// `cfg` conditions on the fn, its enclosing items and modules (its
+    /// file's `mod` declarations included), innermost first.
+    pub gates: Vec<String>,
+    /// The `macro_rules!` whose body holds it.
+    pub in_macro: Option<String>,
+    /// The self type of the enclosing impl, as written (`Autodiff<B>`).
+    pub impl_self: Option<String>,
+    /// The generic parameters of the enclosing impl.
+    pub impl_params: Vec<String>,
+    /// A `const fn`.
+    pub is_const: bool,
 }
 
 impl FnDef {
@@ -87,6 +101,12 @@ pub struct Call {
     pub callee: Callee,
     /// The enclosing fn (index into [`Symbols::fns`]).
     pub caller: Option<usize>,
+    /// Column (1-based).
+    pub column: u32,
+    /// The receiver as written, for a method call (`self.inner`, `v`).
+    pub receiver: Option<String>,
+    /// A path used as a value (`map(B::u8)`), not called here.
+    pub by_reference: bool,
 }
 
 /// A path `Enum::Variant` used as a value or pattern constructor.
@@ -106,6 +126,63 @@ pub struct Construct {
     pub caller: Option<usize>,
     /// Inside a pattern (a `match` arm, `if let`): not a construction.
     pub in_pattern: bool,
+    /// The `macro_rules!` whose body holds it.
+    pub in_macro: Option<String>,
+}
+
+/// A trait definition.
+#[derive(Debug, Clone)]
+pub struct TraitDef {
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// Name.
+    pub name: String,
+    /// Its supertraits' last segments.
+    pub supertraits: Vec<String>,
+    /// `pub`.
+    pub is_pub: bool,
+}
+
+/// A `macro_rules!` definition.
+#[derive(Debug, Clone)]
+pub struct MacroDef {
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// Name.
+    pub name: String,
+    /// Each rule: the matcher's inside and the body's inside, as written,
+    /// with the body's first line.
+    pub rules: Vec<(String, String, u32)>,
+}
+
+/// A macro invocation.
+#[derive(Debug, Clone)]
+pub struct MacroCall {
+    /// File.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// The macro's name (last segment, without `!`).
+    pub name: String,
+    /// The token tree's inside, as written.
+    pub args: String,
+    /// The enclosing fn.
+    pub caller: Option<usize>,
+}
+
+/// A `mod name;` declaration and its `cfg` conditions.
+#[derive(Debug, Clone)]
+pub struct ModDecl {
+    /// The declaring file.
+    pub path: String,
+    /// The module's name.
+    pub name: String,
+    /// `cfg` conditions on it and its enclosing items.
+    pub gates: Vec<String>,
 }
 
 /// Every symbol of a snapshot.
@@ -117,6 +194,16 @@ pub struct Symbols {
     pub calls: Vec<Call>,
     /// Variant paths.
     pub constructs: Vec<Construct>,
+    /// Trait definitions.
+    pub traits: Vec<TraitDef>,
+    /// `macro_rules!` definitions.
+    pub macros: Vec<MacroDef>,
+    /// Macro invocations (outside macro definitions).
+    pub macro_calls: Vec<MacroCall>,
+    /// `mod name;` declarations.
+    pub mod_decls: Vec<ModDecl>,
+    /// `use` declarations under a `cfg`: (file, line, text, gates).
+    pub gated_uses: Vec<(String, u32, String, Vec<String>)>,
 }
 
 /// A condition under which a position runs.
@@ -139,7 +226,30 @@ pub enum Guard {
         pattern: String,
         /// The matched value.
         value: String,
+        /// The guard of an earlier arm of the same shape, which takes the
+        /// value first when it holds.
+        unless: Option<String>,
     },
+    /// Inside the `else` of `if let PAT = VALUE`.
+    ElseLet {
+        /// The pattern.
+        pattern: String,
+        /// The value.
+        value: String,
+    },
+    /// Inside a closure given to `VALUE.ok_or_else(..)` (or `map_err`,
+    /// `unwrap_or_else`, `or_else`): it runs when `VALUE` has no value.
+    Fallback {
+        /// The receiver.
+        value: String,
+        /// The method.
+        method: String,
+    },
+    /// Inside the body of `while COND`.
+    While(String),
+    /// After `if COND { return }` earlier in the same block: it runs only
+    /// when `COND` is false.
+    EarlyReturn(String),
     /// Inside `let PAT = VALUE else { here }`.
     LetElse {
         /// The pattern.
@@ -245,6 +355,10 @@ pub fn symbols(files: Vec<SourceFile>) -> (Vec<ParsedFile>, Symbols) {
                 parser: &mut p,
                 reparsed: &mut extra,
                 reparse_depth: 0,
+                gates: Vec::new(),
+                impls: Vec::new(),
+                in_macro: None,
+                dollarless: None,
             };
             w.visit(tree.root_node(), 0, false);
         }
@@ -252,13 +366,71 @@ pub fn symbols(files: Vec<SourceFile>) -> (Vec<ParsedFile>, Symbols) {
         trees.extend(extra);
         parsed.push(ParsedFile { file: f, trees });
     }
+    // A file's own gates: those of the `mod` declarations leading to it.
+    let paths: Vec<String> = parsed.iter().map(|p| p.file.path.clone()).collect();
+    let mut file_gates: std::collections::HashMap<String, Vec<String>> =
+        std::collections::HashMap::new();
+    for path in &paths {
+        file_gates.insert(path.clone(), module_gates(path, &out.mod_decls, 0));
+    }
+    for f in &mut out.fns {
+        if let Some(g) = file_gates.get(&f.path) {
+            f.gates.extend(g.iter().cloned());
+        }
+    }
     (parsed, out)
+}
+
+/// The `cfg` conditions of the `mod` declarations that include a file.
+pub fn module_gates(path: &str, decls: &[ModDecl], depth: usize) -> Vec<String> {
+    let Some((dir, name)) = module_of(path) else {
+        return Vec::new();
+    };
+    if depth > 16 {
+        return Vec::new();
+    }
+    let parents = if dir.ends_with("src") || dir.is_empty() {
+        vec![format!("{dir}/lib.rs"), format!("{dir}/main.rs")]
+    } else {
+        vec![format!("{dir}.rs"), format!("{dir}/mod.rs")]
+    };
+    let mut out = Vec::new();
+    for d in decls {
+        if d.name == name && parents.iter().any(|p| p.trim_start_matches('/') == d.path) {
+            out.extend(d.gates.iter().cloned());
+            out.extend(module_gates(&d.path, decls, depth + 1));
+            break;
+        }
+    }
+    out
+}
+
+/// `src/a/b.rs` → (`src/a`, `b`); `src/a/b/mod.rs` → (`src/a`, `b`); the
+/// crate root (`lib.rs`, `main.rs`) → `None`.
+fn module_of(path: &str) -> Option<(String, String)> {
+    let stem = path.strip_suffix(".rs")?;
+    let (dir, file) = stem.rsplit_once('/').unwrap_or(("", stem));
+    match file {
+        "lib" | "main" => None,
+        "mod" => {
+            let (d, n) = dir.rsplit_once('/').unwrap_or(("", dir));
+            Some((d.to_string(), n.to_string()))
+        }
+        _ => Some((dir.to_string(), file.to_string())),
+    }
 }
 
 /// `tests/`, `benches/` and `examples/` files are not library code.
 pub fn is_test_path(path: &str) -> bool {
     path.split('/')
         .any(|p| matches!(p, "tests" | "benches" | "examples"))
+}
+
+/// What an enclosing impl says about its fns.
+struct ImplCtx {
+    self_ty: String,
+    params: Vec<String>,
+    bounds: Vec<(String, String)>,
 }
 
 struct Walk<'a> {
@@ -270,6 +442,12 @@ struct Walk<'a> {
     parser: &'a mut Parser,
     reparsed: &'a mut Vec<Tree>,
     reparse_depth: usize,
+    /// `cfg` conditions of the enclosing items, outermost first.
+    gates: Vec<String>,
+    impls: Vec<ImplCtx>,
+    in_macro: Option<String>,
+    /// The file with every `$` as `_` (same offsets), to parse macro bodies.
+    dollarless: Option<String>,
 }
 
 impl Walk<'_> {
@@ -283,9 +461,29 @@ impl Walk<'_> {
         }
         let mut pushed_owner = false;
         let mut pushed_fn = false;
+        let mut pushed_impl = false;
         let saved_test = self.test_scope;
+        let saved_gates = self.gates.len();
+        if matches!(
+            n.kind(),
+            "mod_item" | "impl_item" | "trait_item" | "function_item"
+        ) {
+            let attrs = preceding_attributes(n, self.src());
+            self.gates.extend(attrs.iter().filter_map(|a| cfg_of(a)));
+        }
         match n.kind() {
             "mod_item" if has_cfg_test(n, self.src()) => self.test_scope = true,
+            "mod_item" if n.child_by_field_name("body").is_none() => {
+                if let Some(name) = n.child_by_field_name("name") {
+                    let mut gates = self.gates.clone();
+                    gates.reverse();
+                    self.out.mod_decls.push(ModDecl {
+                        path: self.file.path.clone(),
+                        name: text(name, self.src()).to_string(),
+                        gates,
+                    });
+                }
+            }
             "impl_item" => {
                 let ty = n
                     .child_by_field_name("type")
@@ -296,14 +494,72 @@ impl Walk<'_> {
                     .map(|t| last_segment(text(t, self.src())));
                 self.owner.push(Owner::Impl { ty, of_trait });
                 pushed_owner = true;
+                let mut bounds = Vec::new();
+                let mut params = Vec::new();
+                if let Some(tp) = n.child_by_field_name("type_parameters") {
+                    collect_bounds(tp, self.src(), &mut bounds);
+                    let mut c = tp.walk();
+                    for p in tp.named_children(&mut c) {
+                        if let Some(name) = p.child_by_field_name("name") {
+                            params.push(text(name, self.src()).to_string());
+                        } else if p.kind() == "type_identifier" {
+                            params.push(text(p, self.src()).to_string());
+                        }
+                    }
+                }
+                let mut c = n.walk();
+                if let Some(w) = n.children(&mut c).find(|ch| ch.kind() == "where_clause") {
+                    collect_where(w, self.src(), &mut bounds);
+                }
+                let self_ty = n
+                    .child_by_field_name("type")
+                    .map(|t| squash(text(t, self.src())))
+                    .unwrap_or_default();
+                self.impls.push(ImplCtx {
+                    self_ty,
+                    params,
+                    bounds,
+                });
+                pushed_impl = true;
             }
             "trait_item" => {
                 let name = n
                     .child_by_field_name("name")
                     .map(|t| text(t, self.src()).to_string())
                     .unwrap_or_default();
+                let mut supertraits = Vec::new();
+                if let Some(b) = n.child_by_field_name("bounds") {
+                    let mut c = b.walk();
+                    for t in b.named_children(&mut c) {
+                        let t = text(t, self.src()).trim_start_matches('?');
+                        if !t.starts_with('\'') {
+                            supertraits.push(last_segment(t));
+                        }
+                    }
+                }
+                let is_pub = {
+                    let mut c = n.walk();
+                    let p = n.children(&mut c).any(|ch| {
+                        ch.kind() == "visibility_modifier" && text(ch, self.src()) == "pub"
+                    });
+                    p
+                };
+                self.out.traits.push(TraitDef {
+                    path: self.file.path.clone(),
+                    line: line(n),
+                    name: name.clone(),
+                    supertraits,
+                    is_pub,
+                });
                 self.owner.push(Owner::TraitDefault(name));
                 pushed_owner = true;
+                // A trait's methods are not in an impl.
+                self.impls.push(ImplCtx {
+                    self_ty: String::new(),
+                    params: Vec::new(),
+                    bounds: Vec::new(),
+                });
+                pushed_impl = true;
             }
             "function_item" => {
                 let idx = self.function(n);
@@ -312,10 +568,44 @@ impl Walk<'_> {
                 // Items nested in a fn body are free fns again.
                 self.owner.push(Owner::Module);
                 pushed_owner = true;
+                self.impls.push(ImplCtx {
+                    self_ty: String::new(),
+                    params: Vec::new(),
+                    bounds: Vec::new(),
+                });
+                pushed_impl = true;
             }
             "call_expression" => self.call(n),
-            "macro_invocation" => self.reparse(n, depth),
-            "scoped_identifier" | "scoped_type_identifier" => self.construct(n, in_pattern),
+            "use_declaration" => {
+                let mut gates = self.gates.clone();
+                gates.extend(
+                    preceding_attributes(n, self.src())
+                        .iter()
+                        .filter_map(|a| cfg_of(a)),
+                );
+                if !gates.is_empty() {
+                    self.out.gated_uses.push((
+                        self.file.path.clone(),
+                        line(n),
+                        squash(text(n, self.src())),
+                        gates,
+                    ));
+                }
+            }
+            "macro_invocation" => {
+                self.macro_call(n);
+                self.reparse(n, depth);
+            }
+            "macro_definition" => {
+                self.macro_definition(n, depth);
+                self.test_scope = saved_test;
+                self.gates.truncate(saved_gates);
+                return;
+            }
+            "scoped_identifier" | "scoped_type_identifier" => {
+                self.construct(n, in_pattern);
+                self.reference(n);
+            }
             _ => {}
         }
         let pattern_here = in_pattern
@@ -344,7 +634,156 @@ impl Walk<'_> {
         if pushed_fn {
             self.current_fn.pop();
         }
+        if pushed_impl {
+            self.impls.pop();
+        }
+        self.gates.truncate(saved_gates);
         self.test_scope = saved_test;
+    }
+
+    /// Records a `macro_rules!` and walks each rule's body as code (its
+    /// metavariables read as identifiers), marking what it finds as inside
+    /// the macro.
+    fn macro_definition(&mut self, n: Node, depth: usize) {
+        let src = self.src();
+        let Some(name) = n
+            .child_by_field_name("name")
+            .map(|x| text(x, src).to_string())
+        else {
+            return;
+        };
+        let mut rules = Vec::new();
+        let mut bodies = Vec::new();
+        let mut c = n.walk();
+        for rule in n.named_children(&mut c) {
+            if rule.kind() != "macro_rule" {
+                continue;
+            }
+            let (Some(left), Some(right)) = (
+                rule.child_by_field_name("left"),
+                rule.child_by_field_name("right"),
+            ) else {
+                continue;
+            };
+            let inner = |t: Node| {
+                let s = text(t, src);
+                s.get(1..s.len().saturating_sub(1))
+                    .unwrap_or("")
+                    .to_string()
+            };
+            rules.push((inner(left), inner(right), line(right)));
+            bodies.push(right);
+        }
+        self.out.macros.push(MacroDef {
+            path: self.file.path.clone(),
+            line: line(n),
+            name: name.clone(),
+            rules,
+        });
+        if self.reparse_depth >= MAX_REPARSE_DEPTH {
+            return;
+        }
+        if self.dollarless.is_none() {
+            self.dollarless = Some(self.file.text.replace('$', "_"));
+        }
+        let saved = self.in_macro.replace(name);
+        for body in bodies {
+            let (Some(open), Some(close)) = (
+                body.child(0),
+                body.child(body.child_count().saturating_sub(1)),
+            ) else {
+                continue;
+            };
+            if close.start_byte() <= open.end_byte() {
+                continue;
+            }
+            let range = tree_sitter::Range {
+                start_byte: open.end_byte(),
+                end_byte: close.start_byte(),
+                start_point: open.end_position(),
+                end_point: close.start_position(),
+            };
+            if self.parser.set_included_ranges(&[range]).is_err() {
+                continue;
+            }
+            let text = self.dollarless.as_deref().unwrap_or_default();
+            let tree = self.parser.parse(text.as_bytes(), None);
+            let _ = self.parser.set_included_ranges(&[]);
+            let Some(tree) = tree else { continue };
+            self.reparse_depth += 1;
+            self.visit(tree.root_node(), depth + 1, false);
+            self.reparse_depth -= 1;
+            self.reparsed.push(tree);
+        }
+        self.in_macro = saved;
+    }
+
+    fn macro_call(&mut self, n: Node) {
+        if self.in_macro.is_some() {
+            return;
+        }
+        let src = self.src();
+        let Some(m) = n.child_by_field_name("macro") else {
+            return;
+        };
+        let name = last_segment(text(m, src));
+        let mut c = n.walk();
+        let Some(tt) = n.named_children(&mut c).find(|c| c.kind() == "token_tree") else {
+            return;
+        };
+        let t = text(tt, src);
+        let args = t
+            .get(1..t.len().saturating_sub(1))
+            .unwrap_or("")
+            .to_string();
+        self.out.macro_calls.push(MacroCall {
+            path: self.file.path.clone(),
+            line: line(n),
+            name,
+            args,
+            caller: self.current_fn.last().copied(),
+        });
+    }
+
+    /// `Type::f` used as a value (`map(B::u8)`): a use of `f`.
+    fn reference(&mut self, n: Node) {
+        let src = self.src();
+        if n.kind() != "scoped_identifier" {
+            return;
+        }
+        let Some(parent) = n.parent() else { return };
+        if matches!(
+            parent.kind(),
+            "call_expression"
+                | "generic_function"
+                | "scoped_identifier"
+                | "use_declaration"
+                | "scoped_use_list"
+                | "use_as_clause"
+                | "use_list"
+        ) || parent.kind().contains("pattern")
+        {
+            return;
+        }
+        let Some(name) = n.child_by_field_name("name").map(|x| text(x, src)) else {
+            return;
+        };
+        if !name.starts_with(|c: char| c.is_ascii_lowercase() || c == '_') {
+            return;
+        }
+        let qualifier = n
+            .child_by_field_name("path")
+            .map(|p| last_segment(text(p, src)));
+        self.out.calls.push(Call {
+            path: self.file.path.clone(),
+            line: line(n),
+            name: name.to_string(),
+            callee: Callee::Path { qualifier },
+            caller: self.current_fn.last().copied(),
+            column: n.start_position().column as u32 + 1,
+            receiver: None,
+            by_reference: true,
+        });
     }
 
     /// Walks a macro's token tree as code, in the current context.
@@ -372,7 +811,11 @@ impl Walk<'_> {
         if self.parser.set_included_ranges(&[range]).is_err() {
             return;
         }
-        let tree = self.parser.parse(self.file.text.as_bytes(), None);
+        let source = match (&self.in_macro, &self.dollarless) {
+            (Some(_), Some(d)) => d.as_bytes(),
+            _ => self.file.text.as_bytes(),
+        };
+        let tree = self.parser.parse(source, None);
         let _ = self.parser.set_included_ranges(&[]);
         let Some(tree) = tree else { return };
         self.reparse_depth += 1;
@@ -406,6 +849,13 @@ impl Walk<'_> {
             .iter()
             .any(|a| a == "test" || a.ends_with("::test") || a.starts_with("test"));
         let mut bounds = Vec::new();
+        let (impl_self, impl_params) = match self.impls.last() {
+            Some(i) if !i.self_ty.is_empty() => {
+                bounds.extend(i.bounds.iter().cloned());
+                (Some(i.self_ty.clone()), i.params.clone())
+            }
+            _ => (None, Vec::new()),
+        };
         if let Some(tp) = n.child_by_field_name("type_parameters") {
             collect_bounds(tp, src, &mut bounds);
         }
@@ -422,7 +872,23 @@ impl Walk<'_> {
         let owner = self.owner.last().cloned().unwrap_or(Owner::Module);
         let start = line(n);
         let attr_start = attrs_start_line(n).unwrap_or(start);
+        let mut gates = self.gates.clone();
+        gates.reverse();
+        let is_const = {
+            let mut c = n.walk();
+            let k = n.children(&mut c).any(|ch| {
+                ch.kind() == "function_modifiers"
+                    && text(ch, src).split_whitespace().any(|w| w == "const")
+            });
+            k
+        };
         self.out.fns.push(FnDef {
+            attrs,
+            gates,
+            in_macro: self.in_macro.clone(),
+            impl_self,
+            impl_params,
+            is_const,
             path: self.file.path.clone(),
             name,
             owner,
@@ -448,6 +914,7 @@ impl Walk<'_> {
         let Some(f) = n.child_by_field_name("function") else {
             return;
         };
+        let mut receiver = None;
         let (name, callee) = match f.kind() {
             "identifier" => (text(f, src).to_string(), Callee::Path { qualifier: None }),
             "scoped_identifier" => {
@@ -468,6 +935,7 @@ impl Walk<'_> {
                 let on_self = f
                     .child_by_field_name("value")
                     .is_some_and(|v| text(v, src) == "self");
+                receiver = f.child_by_field_name("value").map(|v| squash(text(v, src)));
                 (name, Callee::Method { on_self })
             }
             "generic_function" => {
@@ -498,6 +966,9 @@ impl Walk<'_> {
             name,
             callee,
             caller: self.current_fn.last().copied(),
+            column: n.start_position().column as u32 + 1,
+            receiver,
+            by_reference: false,
         });
     }
 
@@ -529,6 +1000,7 @@ impl Walk<'_> {
             variant: variant.to_string(),
             caller: self.current_fn.last().copied(),
             in_pattern,
+            in_macro: self.in_macro.clone(),
         });
     }
 }
@@ -568,6 +1040,14 @@ fn attrs_start_line(n: Node) -> Option<u32> {
         prev = p.prev_sibling();
     }
     first
+}
+
+/// The condition of a `cfg(..)` attribute (`feature = "x"`), whitespace
+/// folded; `None` for other attributes and `cfg(test)`.
+fn cfg_of(attr: &str) -> Option<String> {
+    let a = squash(attr);
+    let inner = a.strip_prefix("cfg(")?.strip_suffix(')')?;
+    (inner != "test").then(|| inner.to_string())
 }
 
 fn has_cfg_test(n: Node, src: &str) -> bool {
@@ -659,7 +1139,37 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
     let mut child_id = n.id();
     while let Some(parent) = n.parent() {
         match parent.kind() {
-            "function_item" | "closure_expression" => break,
+            "function_item" => break,
+            "closure_expression" => {
+                // `x.ok_or_else(|| here)`: the closure runs when `x` fails.
+                let call = parent
+                    .parent()
+                    .filter(|a| a.kind() == "arguments")
+                    .and_then(|a| a.parent())
+                    .filter(|c| c.kind() == "call_expression");
+                let method = call
+                    .and_then(|c| c.child_by_field_name("function"))
+                    .filter(|f| f.kind() == "field_expression");
+                let Some(m) = method else { break };
+                let name = m
+                    .child_by_field_name("field")
+                    .map(|x| text(x, src).to_string())
+                    .unwrap_or_default();
+                if !matches!(
+                    name.as_str(),
+                    "ok_or_else" | "map_err" | "unwrap_or_else" | "or_else" | "ok_or"
+                ) {
+                    break;
+                }
+                let value = m
+                    .child_by_field_name("value")
+                    .map(|v| squash(text(v, src)))
+                    .unwrap_or_default();
+                out.push(Guard::Fallback {
+                    value,
+                    method: name,
+                });
+            }
             "if_expression" => {
                 if let Some(cond) = parent.child_by_field_name("condition") {
                     let in_then = parent
@@ -669,6 +1179,17 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                         .child_by_field_name("alternative")
                         .is_some_and(|c| c.id() == child_id);
                     if cond.kind() == "let_condition" || cond.kind() == "let_chain" {
+                        if in_else {
+                            let pattern = cond
+                                .child_by_field_name("pattern")
+                                .map(|p| squash(text(p, src)))
+                                .unwrap_or_default();
+                            let value = cond
+                                .child_by_field_name("value")
+                                .map(|p| squash(text(p, src)))
+                                .unwrap_or_else(|| squash(text(cond, src)));
+                            out.push(Guard::ElseLet { pattern, value });
+                        }
                         if in_then {
                             let pattern = cond
                                 .child_by_field_name("pattern")
@@ -688,10 +1209,34 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                 }
             }
             "match_arm" => {
+                let mut unless = None;
                 let pattern = parent
                     .child_by_field_name("pattern")
                     .map(|p| squash(text(p, src)))
                     .unwrap_or_default();
+                // An earlier arm of the same shape with a guard takes the
+                // value first when its guard holds.
+                let head = pattern
+                    .split(['(', '{', ' '])
+                    .next()
+                    .unwrap_or("")
+                    .to_string();
+                let mut prev = parent.prev_named_sibling();
+                while let Some(p) = prev {
+                    if p.kind() == "match_arm" {
+                        let other = p
+                            .child_by_field_name("pattern")
+                            .map(|x| squash(text(x, src)))
+                            .unwrap_or_default();
+                        if let Some((shape, cond)) = other.split_once(" if ") {
+                            if shape.split(['(', '{', ' ']).next() == Some(head.as_str()) {
+                                unless = Some(cond.to_string());
+                                break;
+                            }
+                        }
+                    }
+                    prev = p.prev_named_sibling();
+                }
                 let value = parent
                     .parent()
                     .and_then(|b| b.parent())
@@ -699,7 +1244,47 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .and_then(|m| m.child_by_field_name("value"))
                     .map(|v| squash(text(v, src)))
                     .unwrap_or_default();
-                out.push(Guard::Arm { pattern, value });
+                out.push(Guard::Arm {
+                    pattern,
+                    value,
+                    unless,
+                });
+            }
+            "while_expression"
+                if parent
+                    .child_by_field_name("body")
+                    .is_some_and(|b| b.id() == child_id) =>
+            {
+                if let Some(cond) = parent.child_by_field_name("condition") {
+                    if cond.kind() != "let_condition" {
+                        out.push(Guard::While(squash(text(cond, src))));
+                    }
+                }
+            }
+            "block" => {
+                // `if cond { return; }` before this statement.
+                let mut prev = n.prev_named_sibling();
+                while let Some(p) = prev {
+                    let e = if p.kind() == "expression_statement" {
+                        p.named_child(0)
+                    } else {
+                        Some(p)
+                    };
+                    if let Some(e) = e.filter(|e| e.kind() == "if_expression") {
+                        let exits = e.child_by_field_name("consequence").is_some_and(|c| {
+                            let t = text(c, src);
+                            t.contains("return") || t.contains("continue") || t.contains("break")
+                        });
+                        if exits && e.child_by_field_name("alternative").is_none() {
+                            if let Some(cond) = e.child_by_field_name("condition") {
+                                if cond.kind() != "let_condition" {
+                                    out.push(Guard::EarlyReturn(squash(text(cond, src))));
+                                }
+                            }
+                        }
+                    }
+                    prev = p.prev_named_sibling();
+                }
             }
             "let_declaration"
                 if parent
@@ -732,9 +1317,13 @@ pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallPart
     let Some(mut n) = node_at(tree, line, column) else {
         return parts;
     };
+    parts.in_const = in_const_context(n);
     for _ in 0..8 {
         match n.kind() {
             "macro_invocation" => {
+                parts.macro_name = n
+                    .child_by_field_name("macro")
+                    .map(|m| last_segment(text(m, src)));
                 if let Some(tt) = n
                     .named_children(&mut n.walk())
                     .find(|c| c.kind() == "token_tree")
@@ -764,6 +1353,26 @@ pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallPart
     parts
 }
 
+/// True when a node is inside a `const { .. }` block or a `const`/`static`
+/// item's value (compile-time evaluation).
+fn in_const_context(mut n: Node) -> bool {
+    while let Some(p) = n.parent() {
+        match p.kind() {
+            "const_block" | "const_item" | "static_item" => return true,
+            "function_item" | "closure_expression" => return false,
+            _ => {}
+        }
+        n = p;
+    }
+    false
+}
+
+/// True when the position is inside a `const { .. }` block or a `const`
+/// item's value.
+pub fn in_const_at(tree: &Tree, line: u32, column: u32) -> bool {
+    node_at(tree, line, column).is_some_and(in_const_context)
+}
+
 /// Parts of the call at a site.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CallParts {
@@ -771,6 +1380,11 @@ pub struct CallParts {
     pub first_argument: Option<String>,
     /// A method call's receiver (what `expect` is called on).
     pub receiver: Option<String>,
+    /// The macro's name (`debug_assert`).
+    pub macro_name: Option<String>,
+    /// Inside a `const { .. }` block or a `const` item: evaluated at compile
+    /// time.
+    pub in_const: bool,
 }
 
 /// The text before the first comma outside brackets and strings.
@@ -863,7 +1477,8 @@ mod tests {
             vec![
                 Guard::Arm {
                     pattern: "Some(0)".into(),
-                    value: "x".into()
+                    value: "x".into(),
+                    unless: None,
                 },
                 Guard::If("n > 3".into())
             ]
@@ -893,5 +1508,34 @@ mod tests {
             call_parts_at(&tree, src, 3, 23).receiver.as_deref(),
             Some("v.first()")
         );
+    }
+
+    #[test]
+    fn macro_bodies_are_code() {
+        let f = file(
+            "macro_rules! make {\n    ($ty:ident, $m:ident) => {\n        impl Op for $ty {\n            fn $m(self) -> u8 {\n                if self.0 > 3 { return Err(E::Big) }\n                todo!(\"no\")\n            }\n        }\n    };\n}\nmacro_rules! step {\n    ($self:ident, $r:expr $(, $a:ident)?) => {{\n        let x = loop {\n            break match $r.read() $(.$a)? {\n                R::Eof(_) if $self.cfg.allow => Ok(1),\n                R::Eof(_) => Err(Error::Ill(Bad::Unclosed)),\n            };\n        };\n    }};\n}\nmake!(A, add);\n#[cfg(feature = \"x\")]\nmod inner;\n",
+        );
+        let s = symbols(vec![f]).1;
+        let gen = s
+            .fns
+            .iter()
+            .find(|f| f.in_macro.is_some())
+            .expect("fn in macro");
+        assert_eq!(gen.name, "$m");
+        assert_eq!(gen.in_macro.as_deref(), Some("make"));
+        assert!(s
+            .constructs
+            .iter()
+            .any(|c| c.variant == "Big" && c.in_macro.as_deref() == Some("make")));
+        assert!(
+            s.constructs
+                .iter()
+                .any(|c| c.variant == "Unclosed" && c.in_macro.as_deref() == Some("step")),
+            "{:?}",
+            s.constructs
+        );
+        assert_eq!(s.macro_calls.iter().filter(|c| c.name == "make").count(), 1);
+        assert_eq!(s.macros.len(), 2);
+        assert_eq!(s.mod_decls[0].gates, ["feature = \"x\""]);
     }
 }

@@ -83,13 +83,14 @@ fn callers_through_generic_bounds_and_a_trait_default() {
                 && t.contains("through the generic bound `T: Codec`")),
         "{callers:?}"
     );
-    let sentinels = texts(&a, FactKind::Sentinel);
+    let mechanisms = texts(&a, FactKind::Mechanism);
     assert!(
-        sentinels
+        mechanisms
             .iter()
-            .any(|t| t.contains("default method of the trait `Codec`")),
-        "{sentinels:?}"
+            .any(|t| t.contains("default method (provided by the trait `Codec`)")),
+        "{mechanisms:?}"
     );
+    let sentinels = texts(&a, FactKind::Sentinel);
     // The body is only the panic: a deliberate refusal.
     assert!(
         sentinels.iter().any(|t| t.contains("only this panic")),
@@ -109,13 +110,12 @@ fn method_callers_receivers_assertions_and_public_entries() {
     let a = analyze(&an, &e, an.facts(&e), None, "");
     assert_eq!(
         texts(&a, FactKind::Assertion),
-        ["It fires when the asserted condition `depth <= self.items.len()` is false."]
+        ["It fires when the asserted condition `depth <= self.items.len()` is false, that is when `depth > self.items.len()`."]
     );
     let callers = texts(&a, FactKind::Caller);
     assert!(
-        callers
-            .iter()
-            .any(|t| t.contains("`Stack::peek` calls `Stack::check` (resolved by its path)")),
+        callers.iter().any(|t| t
+            .contains("`Stack::peek` calls `self.check` (resolved through the type of `self`)")),
         "{callers:?}"
     );
 
@@ -123,7 +123,7 @@ fn method_callers_receivers_assertions_and_public_entries() {
     let a = analyze(&an, &e, an.facts(&e), None, "");
     assert_eq!(
         texts(&a, FactKind::Receiver),
-        ["It fires when `self.items.last()` is `None` or an `Err` value."]
+        ["It fires when `self.items.last()` is `None` (it is an `Option`)."]
     );
 }
 

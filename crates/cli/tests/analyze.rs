@@ -226,3 +226,68 @@ fn a_model_that_cannot_be_reached_or_a_bad_flag_is_clear() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+/// The page's sentences (all sections) of the error whose template holds
+/// `needle`, after `errdex analyze`.
+fn page_of(db: &std::path::Path, repo: &str, needle: &str) -> String {
+    let id = id_of(db, repo, needle);
+    let out = errdex(db).args(["analyze", &id]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = run_json(errdex(db).args(["show", "--json", &id]));
+    let mut text = Vec::new();
+    for s in shown["analysis"]["sections"].as_array().unwrap() {
+        for x in s["sentences"].as_array().unwrap() {
+            text.push(x["text"].as_str().unwrap().to_string());
+        }
+    }
+    text.join("\n")
+}
+
+/// Published crates: a `#[cold]` helper whose trigger is its caller's
+/// guard, reached through `FromIterator`; an `expect` in a `macro_rules!`
+/// body that generates operator impls.
+#[test]
+fn registry_crates_cold_helper_and_macro_generated_operators() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("c.db");
+    let out = errdex(&db)
+        .args([
+            "index",
+            "crate:generic-array@0.14.7",
+            "crate:ordered-float@5.5.1",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ga = page_of(
+        &db,
+        "crate:generic-array",
+        "GenericArray::from_iter received",
+    );
+    assert!(ga.contains("is marked `#[cold]`"), "{ga}");
+    assert!(
+        ga.contains("`destination.position < N::USIZE` is true"),
+        "{ga}"
+    );
+    assert!(ga.contains("`.collect()` into a `GenericArray`"), "{ga}");
+    assert!(!ga.contains("every call"), "{ga}");
+    let of = page_of(
+        &db,
+        "crate:ordered-float",
+        "Operation on two NotNan resulted in NaN",
+    );
+    assert!(of.contains("`macro_rules! impl_not_nan_binop`"), "{of}");
+    assert!(
+        of.contains("`impl_not_nan_binop!(Add, add, AddAssign, add_assign)`"),
+        "{of}"
+    );
+    assert!(of.contains("the `+` operator on a `NotNan`"), "{of}");
+}

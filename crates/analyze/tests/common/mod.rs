@@ -7,8 +7,17 @@ use errdex_source::{load, SourceSpec};
 use std::path::Path;
 
 /// The catalogue (in `dir`) and its snapshot parsed for analysis.
+#[allow(dead_code)]
 pub fn fixture(dir: &Path) -> (Catalog, Analyzer) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
+    fixture_named(dir, "facts")
+}
+
+/// The fixture crate `tests/fixtures/NAME` indexed into a catalogue in
+/// `dir`, and its snapshot parsed for analysis.
+pub fn fixture_named(dir: &Path, name: &str) -> (Catalog, Analyzer) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures")
+        .join(name);
     let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
     let x = extract_all(&RustExtractor, &snapshot.files);
     let mut c = Catalog::open(&dir.join("f.db")).unwrap();
@@ -21,8 +30,8 @@ pub fn fixture(dir: &Path) -> (Catalog, Analyzer) {
         origins: &[],
     })
     .unwrap();
-    let row = c.newest_snapshot("facts").unwrap().unwrap();
+    let row = c.newest_snapshot(name).unwrap().unwrap();
     let files = c.snapshot_files(row.id).unwrap();
-    let errors = c.list_errors(Some("facts"), None).unwrap();
+    let errors = c.list_errors(Some(name), None).unwrap();
     (c, Analyzer::new(row, files, errors))
 }

@@ -1,0 +1,216 @@
+//! Each mechanism a page must explain, on the fixture crate
+//! `tests/fixtures/mechanisms` written for it: the facts found and the
+//! sentences that state them.
+
+mod common;
+
+use common::fixture_named;
+use errdex_analyze::{analyze, Analysis, FactKind, SectionName};
+use errdex_catalog::{Catalog, ErrorDetail};
+
+fn error(c: &Catalog, template: &str) -> ErrorDetail {
+    let all = c.list_errors(Some("mechanisms"), None).unwrap();
+    let id = all
+        .iter()
+        .find(|e| e.template == template)
+        .unwrap_or_else(|| {
+            let t: Vec<&str> = all.iter().map(|e| e.template.as_str()).collect();
+            panic!("no error `{template}` in {t:?}")
+        })
+        .id
+        .clone();
+    c.error(&id).unwrap().unwrap()
+}
+
+fn texts(a: &Analysis, kind: FactKind) -> Vec<String> {
+    a.facts_of(kind).map(|f| f.text.clone()).collect()
+}
+
+/// Every sentence of one section, joined.
+fn section(a: &Analysis, name: SectionName) -> String {
+    let s = a.sections.iter().find(|s| s.name == name).unwrap();
+    s.sentences
+        .iter()
+        .map(|x| x.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn page(a: &Analysis) -> String {
+    SectionName::ALL
+        .iter()
+        .map(|&n| section(a, n))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn any(v: &[String], needle: &str) -> bool {
+    v.iter().any(|t| t.contains(needle))
+}
+
+#[test]
+fn cold_helper_is_conditional_at_its_caller_reached_by_collect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "Buf::from_iter received {count} bytes but needs 4");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(any(&m, "is marked `#[cold]`"), "{m:?}");
+    assert!(any(&m, "is `#[track_caller]`"), "{m:?}");
+    let guards = texts(&a, FactKind::Guard);
+    assert!(
+        any(&guards, "Where `Buf::from_iter` calls it") && any(&guards, "`count < 4` is true"),
+        "{guards:?}"
+    );
+    let entries = texts(&a, FactKind::PublicEntry);
+    assert!(any(&entries, "`.collect()` into a `Buf`"), "{entries:?}");
+    let when = section(&a, SectionName::When);
+    assert!(when.contains("`count < 4`"), "{when}");
+    assert!(!page(&a).contains("every call"), "{}", page(&a));
+    assert!(!page(&a).contains("whenever this code runs"));
+}
+
+#[test]
+fn assertion_negated_with_fallible_sibling_and_setter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "index {i} out of range");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(any(
+        &texts(&a, FactKind::Assertion),
+        "that is when `i >= self.len`"
+    ));
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "`Buf::try_get_at` is the fallible form of `Buf::get_at`"
+        ),
+        "{alt:?}"
+    );
+    assert!(any(&alt, "`Buf::grow` set `len`"), "{alt:?}");
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(solutions.contains("try_get_at"), "{solutions}");
+}
+
+#[test]
+fn debug_assert_after_an_early_return() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "consumed past the end of the buffer");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(any(&m, "It is a `debug_assert!`"), "{m:?}");
+    assert!(any(&m, "a release build compiles it out"), "{m:?}");
+    assert!(any(
+        &texts(&a, FactKind::Guard),
+        "`n == 0` is false (the fn returns early"
+    ));
+}
+
+#[test]
+fn wrapper_impl_reaches_itself_only_through_a_nested_wrapper() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "Can't differentiate back.");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let callers = texts(&a, FactKind::Caller);
+    // `B::back` with `B: Backend` and `Backend: Ops`: the supertrait
+    // brings the method.
+    assert!(
+        any(
+            &callers,
+            "`Wrap::step` calls `B::back` (resolved through the generic bound `B: Backend`)"
+        ),
+        "{callers:?}"
+    );
+    assert!(
+        any(&callers, "only when the inner `B` is itself `Wrap<..>`"),
+        "{callers:?}"
+    );
+    let when = section(&a, SectionName::When);
+    assert!(when.contains("(src/lib.rs:76)"), "{when}");
+    assert!(!page(&a).contains("every call"), "{}", page(&a));
+}
+
+#[test]
+fn macro_generated_operators_and_an_option_receiver() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "result out of range");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "in the body of `macro_rules! binop`")
+            && any(&m, "`binop!(Add, add)`")
+            && any(&m, "`binop!(Mul, mul)`"),
+        "{m:?}"
+    );
+    let entries = texts(&a, FactKind::PublicEntry);
+    assert!(any(&entries, "the `+` operator on a `Num`"), "{entries:?}");
+    assert!(any(&entries, "the `*` operator on a `Num`"), "{entries:?}");
+    let r = texts(&a, FactKind::Receiver);
+    assert!(any(&r, "is `None` (it is an `Option`)"), "{r:?}");
+    assert!(
+        any(&r, "`Num::new` gives `return None` when `v > 100`"),
+        "{r:?}"
+    );
+    // Never handled as a `Result`.
+    let fix = a
+        .sections
+        .iter()
+        .find(|s| s.name == SectionName::ExampleFix)
+        .unwrap();
+    let code = fix.code.as_deref().unwrap_or("");
+    assert!(!code.contains("Err("), "{code}");
+    assert!(!page(&a).contains("an `Err` value"), "{}", page(&a));
+}
+
+#[test]
+fn drop_bomb_names_its_makers_and_defusers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "token dropped without completing it");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(any(&m, "A `Token` is created by `start(..)`"), "{m:?}");
+    assert!(
+        any(
+            &m,
+            "`Token::complete` consume the `Token` with `mem::forget(self)`"
+        ),
+        "{m:?}"
+    );
+    assert!(any(
+        &texts(&a, FactKind::PublicEntry),
+        "dropping a `Token`: its destructor"
+    ));
+}
+
+#[test]
+fn const_message_in_a_feature_gated_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "this operation needs the fast feature");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "The message is the `const UNSUPPORTED` (src/slow.rs:3), used in 2 place(s)"
+        ),
+        "{m:?}"
+    );
+    // Each use with its own trigger.
+    assert!(
+        any(&m, "`UNSUPPORTED` is used in `open`") && any(&m, "`fast` is true"),
+        "{m:?}"
+    );
+    assert!(
+        any(&m, "`UNSUPPORTED` is used in `close`") && any(&m, "matches the arm `None`"),
+        "{m:?}"
+    );
+    assert!(any(&m, "cfg(not(feature = \"fast\"))"), "{m:?}");
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(solutions.contains("`fast` feature"), "{solutions}");
+}
