@@ -131,9 +131,24 @@ impl From<errdex_catalog::CatalogError> for Failure {
     }
 }
 
+/// Stack of every thread that walks syntax trees: the command's own
+/// thread, rayon's workers and the server's threads. Recursive walks are
+/// bounded (`errdex_extract::MAX_SYNTAX_DEPTH`); this leaves them ample
+/// room (it is address space, touched only as far as used).
+pub const THREAD_STACK_BYTES: usize = 64 << 20;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = run(cli);
+    // Ignored if a pool already exists (it cannot here: nothing ran yet).
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(THREAD_STACK_BYTES)
+        .build_global();
+    let result = std::thread::Builder::new()
+        .name("errdex".into())
+        .stack_size(THREAD_STACK_BYTES)
+        .spawn(move || run(cli))
+        .map_err(|e| Failure::input(format!("starting: {e}")))
+        .and_then(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {

@@ -146,7 +146,7 @@ fn load(spec: &SourceSpec, extractor: &RustExtractor) -> Result<Snapshot, Failur
 fn index_one(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
-    snapshot: Snapshot,
+    mut snapshot: Snapshot,
     git_dir: Option<&Path>,
     started: Instant,
     opts: &Options,
@@ -157,11 +157,9 @@ fn index_one(
             .expect("static template")
             .progress_chars("=> "),
     );
-    let trace = git_dir.map(|dir| History {
-        dir,
-        rev: &snapshot.meta.revision,
-    });
-    let stored = extract_and_store(catalog, extractor, &snapshot, opts.reuse, trace, &bar)?;
+    let rev = snapshot.meta.revision.clone();
+    let trace = git_dir.map(|dir| History { dir, rev: &rev });
+    let stored = extract_and_store(catalog, extractor, &mut snapshot, opts.reuse, trace, &bar)?;
     bar.finish_and_clear();
     let Stored {
         extraction,
@@ -276,12 +274,12 @@ fn index_lock(
     let wanted = |f: &str| extractor.handles(f);
     for (p, checksum) in todo {
         bar.set_message(format!("{}@{}", p.name, p.version));
-        let snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
+        let mut snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
             .map_err(Failure::input)?;
         extract_and_store(
             catalog,
             extractor,
-            &snapshot,
+            &mut snapshot,
             opts.reuse,
             None,
             &ProgressBar::hidden(),
@@ -292,7 +290,7 @@ fn index_lock(
     for (p, from) in local {
         bar.set_message(format!("{}@{}", p.name, p.version));
         bar.inc(1);
-        let (snapshot, label) = match &from {
+        let (mut snapshot, label) = match &from {
             Local::Path(dir) => (
                 errdex_source::load_path_package(&p.name, dir, &wanted).map_err(Failure::input)?,
                 format!("{}@{} (path {})", p.name, p.version, dir.display()),
@@ -330,7 +328,7 @@ fn index_lock(
         extract_and_store(
             catalog,
             extractor,
-            &snapshot,
+            &mut snapshot,
             opts.reuse,
             None,
             &ProgressBar::hidden(),
@@ -404,11 +402,12 @@ struct History<'a> {
 
 /// Extracts a snapshot, reusing the cached result of every file whose path
 /// and text an earlier snapshot already had (unless `reuse` is off), and
-/// writes it with the results of the files it parsed.
+/// writes it with the results of the files it parsed. Files nested too
+/// deeply to walk are taken out of the snapshot and counted as skipped.
 fn extract_and_store(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
-    snapshot: &Snapshot,
+    snapshot: &mut Snapshot,
     reuse: bool,
     history: Option<History>,
     bar: &ProgressBar,
@@ -430,8 +429,10 @@ fn extract_and_store(
         Default::default()
     };
     let earlier = |i: usize| cached.get(&i).and_then(|b| FileExtraction::decode(b));
-    let r =
+    let mut r =
         errdex_extract::extract_all_reusing(extractor, &snapshot.files, &earlier, &|_| bar.inc(1));
+    drop_too_deep(snapshot, &mut r);
+    let snapshot = &*snapshot;
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let (origins, history) = match history {
         Some(h) => {
@@ -462,6 +463,34 @@ fn extract_and_store(
         written,
         history,
     })
+}
+
+/// Takes the files the extractor found too deep out of the snapshot (so
+/// their text is neither stored nor parsed again by analysis or the web
+/// server) and counts them as skipped; renumbers the parsed results.
+fn drop_too_deep(snapshot: &mut Snapshot, r: &mut errdex_extract::Reused) {
+    if r.too_deep.is_empty() {
+        return;
+    }
+    let deep: HashSet<usize> = r.too_deep.iter().copied().collect();
+    let mut renumber = vec![usize::MAX; snapshot.files.len()];
+    let mut kept = Vec::with_capacity(snapshot.files.len() - deep.len());
+    for (i, f) in std::mem::take(&mut snapshot.files).into_iter().enumerate() {
+        if deep.contains(&i) {
+            snapshot.skips.push(errdex_source::Skip {
+                path: f.path,
+                reason: errdex_source::SkipReason::TooDeep,
+            });
+        } else {
+            renumber[i] = kept.len();
+            kept.push(f);
+        }
+    }
+    snapshot.files = kept;
+    r.parsed.retain(|(i, _)| !deep.contains(i));
+    for (i, _) in &mut r.parsed {
+        *i = renumber[*i];
+    }
 }
 
 /// One history pass for every site's message: each distinct key is

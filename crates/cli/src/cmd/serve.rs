@@ -14,6 +14,7 @@ pub fn run(db: &Path, addr: &str, base_url: Option<&str>) -> Result<u8, Failure>
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(crate::THREAD_STACK_BYTES)
         .build()
         .map_err(|e| Failure::input(format!("starting the server: {e}")))?;
     runtime.block_on(async {

@@ -1,0 +1,226 @@
+//! Hostile inputs found by probing the real binary (issue 13, section 3):
+//! each test reproduces one failure — an abort, a hang, an injection, a
+//! starved server — and checks that it now ends cleanly.
+
+mod common;
+
+use common::{errdex, run_json};
+use std::path::Path;
+
+/// A tree holding three files nested past the syntax depth limit, one
+/// nested deeply but within it (with a site), and a plain one.
+fn deep_tree(root: &Path) {
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let mut elseif = String::from("pub fn f(x: u32) -> u32 {\n    if x == 0 { 0 }\n");
+    for i in 1..300 {
+        elseif.push_str(&format!("    else if x == {i} {{ {i} }}\n"));
+    }
+    elseif.push_str("    else { panic!(\"too many arms\") }\n}\n");
+    std::fs::write(root.join("src/elseif.rs"), elseif).unwrap();
+    let matches = format!(
+        "pub fn g(x: u32) -> u32 {{\n{}panic!(\"deep match\"){}\n}}\n",
+        "match x { 0 => 0, _ => ".repeat(200),
+        " }".repeat(200)
+    );
+    std::fs::write(root.join("src/matches.rs"), matches).unwrap();
+    let chain = format!(
+        "pub fn h(v: Vec<u32>) -> usize {{\n    v.iter(){}.count()\n}}\n",
+        ".map(|x| x + 1)".repeat(300)
+    );
+    std::fs::write(root.join("src/chain.rs"), chain).unwrap();
+    let mut near = String::from("pub fn k(x: u32) -> u32 {\n    if x == 0 { 0 }\n");
+    for i in 1..100 {
+        near.push_str(&format!("    else if x == {i} {{ {i} }}\n"));
+    }
+    near.push_str("    else { panic!(\"one hundred arms is fine\") }\n}\n");
+    std::fs::write(root.join("src/near.rs"), near).unwrap();
+    std::fs::write(
+        root.join("src/lib.rs"),
+        "pub fn ok() { panic!(\"plain site\") }\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn deep_syntax_is_skipped_and_counted_not_a_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("deep");
+    deep_tree(&root);
+    let db = tmp.path().join("c.db");
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "status {:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["skipped"]["too_deep"], 3, "{summary}");
+    assert_eq!(summary["files"], 2, "{summary}");
+
+    // The file within the limit is extracted, analysed, shown and served.
+    let id = common::id_of(&db, "deep", "one hundred arms");
+    let out = errdex(&db).args(["analyze", &id]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = run_json(errdex(&db).args(["show", "--json", &id]));
+    assert_eq!(shown["sites"][0]["path"], "src/near.rs", "{shown}");
+    let server = common::server::Server::start(&db);
+    let page = ureq::get(&server.url(&format!("/errors/{id}")))
+        .call()
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    assert!(page.contains("one hundred arms is fine"));
+}
+
+/// Runs a command with a deadline: a hang is a failure, not a stuck test.
+fn bounded(c: &mut assert_cmd::Command) -> std::process::Output {
+    c.timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn fifo_and_devices_are_skipped_without_reading() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("special");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/lib.rs"), "pub fn f() { panic!(\"real\") }\n").unwrap();
+    // Opening a FIFO for reading blocks until a writer comes: none will.
+    let st = std::process::Command::new("mkfifo")
+        .arg(root.join("src/x.rs"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    // A character device named like a source file: /dev/zero never ends.
+    let mknod = std::process::Command::new("mknod")
+        .arg(root.join("src/zero.rs"))
+        .args(["c", "1", "5"])
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false);
+    // A link to it is never followed.
+    std::os::unix::fs::symlink("/dev/zero", root.join("src/link.rs")).unwrap();
+
+    let db = tmp.path().join("c.db");
+    let out = bounded(errdex(&db).args(["index", "--json"]).arg(&root));
+    assert!(
+        out.status.success(),
+        "{:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["files"], 1, "{summary}");
+    let special = if mknod { 2 } else { 1 };
+    assert_eq!(summary["skipped"]["not_regular"], special, "{summary}");
+    assert_eq!(summary["skipped"]["symlink"], 1, "{summary}");
+
+    // A lock file that is /dev/zero (through a link) or a FIFO: a clear
+    // one-line error, at once.
+    for (name, make) in [("zero", "link"), ("fifo", "fifo")] {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let lock = dir.join("Cargo.lock");
+        if make == "link" {
+            std::os::unix::fs::symlink("/dev/zero", &lock).unwrap();
+        } else {
+            let st = std::process::Command::new("mkfifo")
+                .arg(&lock)
+                .status()
+                .unwrap();
+            assert!(st.success());
+        }
+        let out = bounded(
+            errdex(&db)
+                .args(["explain", "--lock"])
+                .arg(&lock)
+                .arg("boom"),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+        let out = bounded(
+            errdex(&db)
+                .arg("index")
+                .arg(format!("lock:{}", lock.display())),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+}
+
+/// Writes raw bytes as a git object of `kind` with `--literally` (no
+/// checks: how a hostile repository is made); returns its id.
+fn git_object(dir: &Path, kind: &str, data: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("git")
+        .args(["hash-object", "-t", kind, "--literally", "-w", "--stdin"])
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(data).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+/// A tree entry's bytes: `mode name\0<20-byte id>`.
+fn tree_entry(mode: &str, name: &[u8], hex: &str) -> Vec<u8> {
+    let mut e = format!("{mode} ").into_bytes();
+    e.extend_from_slice(name);
+    e.push(0);
+    e.extend((0..20).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()));
+    e
+}
+
+#[test]
+fn crafted_git_tree_names_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("crafted");
+    std::fs::create_dir_all(&repo).unwrap();
+    common::git(&repo, &["init", "-q"]);
+    let good = git_object(&repo, "blob", b"pub fn f() { panic!(\"inside\") }\n");
+    let evil = git_object(
+        &repo,
+        "blob",
+        b"pub fn e() { panic!(\"escaped the tree\") }\n",
+    );
+    let src = git_object(&repo, "tree", &tree_entry("100644", b"lib.rs", &good));
+    let evil_tree = git_object(&repo, "tree", &tree_entry("100644", b"evil.rs", &evil));
+    let mut root = Vec::new();
+    root.extend(tree_entry("40000", b"..", &evil_tree));
+    root.extend(tree_entry("40000", b".", &evil_tree));
+    root.extend(tree_entry("100644", b"a/../../evil.rs", &evil));
+    root.extend(tree_entry("40000", b"src", &src));
+    let root = git_object(&repo, "tree", &root);
+    let commit = common::git(&repo, &["commit-tree", &root, "-m", "crafted"]);
+    common::git(&repo, &["update-ref", "refs/heads/main", &commit]);
+    common::git(&repo, &["symbolic-ref", "HEAD", "refs/heads/main"]);
+
+    let db = tmp.path().join("c.db");
+    let summary = run_json(
+        errdex(&db)
+            .args(["index", "--json", "--no-history"])
+            .arg(&repo),
+    );
+    assert_eq!(summary["files"], 1, "{summary}");
+    assert_eq!(summary["skipped"]["bad_tree_entry"], 3, "{summary}");
+    let list = run_json(errdex(&db).args(["list", "--json"]));
+    let list = list.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0]["template"], "inside");
+    assert_eq!(list[0]["path"], "src/lib.rs", "{list:?}");
+}
