@@ -152,7 +152,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
-            eprintln!("errdex: {}", f.message);
+            eprintln!("errdex: {}", out::escape_controls(&f.message));
             ExitCode::from(f.code)
         }
     }

@@ -224,3 +224,74 @@ fn crafted_git_tree_names_are_refused() {
     assert_eq!(list[0]["template"], "inside");
     assert_eq!(list[0]["path"], "src/lib.rs", "{list:?}");
 }
+
+/// No raw control character (but newline and tab) in `bytes`.
+fn assert_no_raw_controls(what: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let raw: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect();
+    assert!(raw.is_empty(), "{what} printed raw {raw:?}: {text}");
+}
+
+#[test]
+fn terminal_output_escapes_control_characters() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("esc");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    // The message retitles the terminal and clears the screen; the file
+    // name turns the text red.
+    let message = "\x1b]0;pwned\x07\x1b[2J wiped the screen";
+    std::fs::write(
+        root.join("src/\x1b[31mred.rs"),
+        format!("pub fn f() {{ panic!(\"{message}\") }}\n"),
+    )
+    .unwrap();
+    let db = tmp.path().join("c.db");
+    let out = errdex(&db).arg("index").arg(&root).output().unwrap();
+    assert!(out.status.success());
+
+    let out = errdex(&db).arg("list").output().unwrap();
+    assert!(out.status.success());
+    assert_no_raw_controls("list", &out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("\\u{1b}]0;pwned\\u{7}"), "{text}");
+    assert!(text.contains("src/\\u{1b}[31mred.rs"), "{text}");
+
+    let id = common::id_of(&db, "esc", "wiped the screen");
+    let out = errdex(&db).args(["show", &id]).output().unwrap();
+    assert!(out.status.success());
+    assert_no_raw_controls("show", &out.stdout);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\\u{1b}[2J"));
+
+    // Pasted input is echoed escaped too, and a bad argument's error line.
+    let out = errdex(&db)
+        .args([
+            "explain",
+            &format!("thread 'main' panicked at src/x.rs:1:1:\n{message}"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_no_raw_controls("explain", &out.stdout);
+    assert_no_raw_controls("explain stderr", &out.stderr);
+    let out = errdex(&db)
+        .args(["show", "\x1b[31mnot-an-id"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_no_raw_controls("show error", &out.stderr);
+
+    // JSON stays exact: the same characters, escaped as JSON does.
+    let list = run_json(errdex(&db).args(["list", "--json"]));
+    assert_eq!(list[0]["template"], message);
+    assert_eq!(list[0]["path"], "src/\x1b[31mred.rs");
+    let shown = run_json(errdex(&db).args(["show", "--json", &id]));
+    assert_eq!(shown["template"], message, "{shown}");
+}

@@ -198,7 +198,7 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             );
         }
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, json);
     Ok(0)
 }
 

@@ -70,7 +70,7 @@ pub fn run(
     } else {
         print_human(&mut o, &catalog, &explanation, &info)?;
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, json);
     Ok(code)
 }
 
@@ -108,7 +108,7 @@ fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String
         eprintln!(
             "errdex: note: {missing} of {} locked packages are not indexed (run `errdex index lock:{}`)",
             pairs.len(),
-            lock.display()
+            crate::out::escape_controls(&lock.display().to_string())
         );
     }
     Ok(pairs)

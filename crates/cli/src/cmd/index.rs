@@ -121,10 +121,11 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
                 "{}",
                 serde_json::to_string(&summary).expect("summaries serialise")
             );
+            crate::out::print_json(&o);
         } else {
             print_summary(&mut o, &summary);
+            crate::out::print(&o);
         }
-        crate::out::print(&o);
     }
     Ok(0)
 }
@@ -369,7 +370,7 @@ fn index_lock(
             summary.seconds
         );
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, opts.json);
     Ok(())
 }
 
