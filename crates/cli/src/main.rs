@@ -95,6 +95,13 @@ enum Command {
         /// (default: http://ADDR).
         #[arg(long)]
         base_url: Option<String>,
+        /// Connections served at once; more are closed as they come.
+        #[arg(long, default_value_t = errdex_web::Limits::default().max_connections)]
+        max_connections: usize,
+        /// Seconds a connection may take to send its request headers, and
+        /// may stay idle between requests, before it is closed.
+        #[arg(long, default_value_t = errdex_web::Limits::default().header_read_timeout.as_secs())]
+        header_timeout: u64,
     },
     /// Show one error: its page (sections with the facts they rest on), its
     /// sites with code excerpts, versions and history.
@@ -195,7 +202,20 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             &cmd::analyze::Options { llm, model, limit },
             json,
         ),
-        Command::Serve { addr, base_url } => cmd::serve::run(&db, &addr, base_url.as_deref()),
+        Command::Serve {
+            addr,
+            base_url,
+            max_connections,
+            header_timeout,
+        } => cmd::serve::run(
+            &db,
+            &addr,
+            base_url.as_deref(),
+            errdex_web::Limits {
+                max_connections,
+                header_read_timeout: std::time::Duration::from_secs(header_timeout.max(1)),
+            },
+        ),
         Command::Show { id, json } => cmd::show::run(&db, &id, json),
     }
 }

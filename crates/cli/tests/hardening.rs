@@ -295,3 +295,145 @@ fn terminal_output_escapes_control_characters() {
     let shown = run_json(errdex(&db).args(["show", "--json", &id]));
     assert_eq!(shown["template"], message, "{shown}");
 }
+
+/// `errdex serve` started by `sh` with the soft descriptor limit lowered to
+/// `nofile` (as a default 1024 would be under ~20k connections), on an
+/// ephemeral port; killed on drop.
+struct LimitedServer {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl LimitedServer {
+    fn start(db: &Path, nofile: u32, args: &str) -> LimitedServer {
+        use std::io::BufRead;
+        let mut child = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -Sn {nofile} && exec \"$0\" serve --addr 127.0.0.1:0 {args}"
+            ))
+            .arg(env!("CARGO_BIN_EXE_errdex"))
+            .env("ERRDEX_DB", db)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("errdex: serving http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        LimitedServer { child, addr }
+    }
+
+    /// A connection that sends part of a request's headers and stops.
+    fn idle(&self) -> std::net::TcpStream {
+        use std::io::Write;
+        let mut s = std::net::TcpStream::connect(&self.addr).unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            .unwrap();
+        s
+    }
+
+    /// `/healthz` answers `ok` within 5 seconds.
+    fn healthy(&self) -> bool {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(std::time::Duration::from_secs(5)))
+            .build()
+            .into();
+        agent
+            .get(&format!("http://{}/healthz", self.addr))
+            .call()
+            .ok()
+            .and_then(|r| r.into_body().read_to_string().ok())
+            .is_some_and(|b| b == "ok")
+    }
+}
+
+impl Drop for LimitedServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// True when the server has closed `s` (end of stream or reset) within
+/// `wait`; false when it is still open.
+fn closed_within(s: &mut std::net::TcpStream, wait: std::time::Duration) -> bool {
+    use std::io::Read;
+    s.set_read_timeout(Some(wait)).unwrap();
+    let mut buf = [0u8; 512];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return true,
+            Ok(_) => continue,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) =>
+            {
+                return false
+            }
+            Err(_) => return true,
+        }
+    }
+}
+
+#[test]
+fn idle_connections_do_not_starve_the_server() {
+    use std::io::Write;
+    use std::time::Duration;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("idle");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/lib.rs"), "pub fn f() { panic!(\"x\") }\n").unwrap();
+    let db = tmp.path().join("c.db");
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&root)
+        .output()
+        .unwrap()
+        .status
+        .success());
+
+    // More idle connections than the soft descriptor limit it started with.
+    let server = LimitedServer::start(&db, 256, "--header-timeout 2");
+    let mut idle: Vec<_> = (0..400).map(|_| server.idle()).collect();
+    assert!(server.healthy(), "/healthz starved by 400 idle connections");
+    // A connection idle between requests (keep-alive) is closed too.
+    let mut kept = std::net::TcpStream::connect(&server.addr).unwrap();
+    kept.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    // Every unfinished header is dropped after the timeout.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    for s in &mut idle {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        assert!(
+            closed_within(s, left.max(Duration::from_millis(1))),
+            "an idle connection outlived the header timeout"
+        );
+    }
+    assert!(closed_within(&mut kept, Duration::from_secs(5)));
+    drop(idle);
+
+    // Past the cap, connections are shed at once; the served ones keep
+    // working, and /healthz answers again when the idle ones time out.
+    let server = LimitedServer::start(&db, 256, "--header-timeout 4 --max-connections 50");
+    let mut conns: Vec<_> = (0..100).map(|_| server.idle()).collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let shed = conns
+        .iter_mut()
+        .filter_map(|s| closed_within(s, Duration::from_millis(20)).then_some(()))
+        .count();
+    assert!(
+        (45..=55).contains(&shed),
+        "{shed} of 100 shed with a cap of 50"
+    );
+    assert!(!server.healthy(), "the cap is not enforced");
+    std::thread::sleep(Duration::from_secs(4));
+    assert!(server.healthy());
+}

@@ -34,6 +34,55 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the catalogue is checked for changes.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(2);
 
+/// What one server holds open at most, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections served at once; a connection past this is closed as
+    /// soon as it is accepted (shed), so the ones served keep their
+    /// descriptors and memory.
+    pub max_connections: usize,
+    /// A connection whose request headers are not complete this long
+    /// after it starts waiting for them is closed. hyper starts this timer
+    /// whenever a connection waits for a request, so it is also the idle
+    /// keep-alive timeout.
+    pub header_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 4096,
+            header_read_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Raises the soft limit on open file descriptors to the hard limit (at
+/// most 1,048,576), so connections are not refused by `EMFILE` long
+/// before [`Limits::max_connections`]. Returns the soft limit in force.
+pub fn raise_fd_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `lim` is a valid, writable rlimit for the duration of the call.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return 0;
+    }
+    let want = lim.rlim_max.min(1 << 20);
+    if lim.rlim_cur < want {
+        let raised = libc::rlimit {
+            rlim_cur: want,
+            rlim_max: lim.rlim_max,
+        };
+        // SAFETY: `raised` is a valid rlimit; a refusal leaves the old one.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            lim.rlim_cur = want;
+        }
+    }
+    lim.rlim_cur as u64
+}
+
 /// No scripts, no inline styles, nothing from elsewhere.
 pub const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -102,9 +151,15 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     resp
 }
 
-/// Serves on `listener` until the process ends; checks the catalogue for
-/// changes every [`REFRESH_EVERY`].
-pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io::Result<()> {
+/// Serves on `listener` until the process ends, within [`Limits`];
+/// checks the catalogue for changes every [`REFRESH_EVERY`].
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Shared,
+    limits: Limits,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
     let watcher = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(REFRESH_EVERY);
@@ -114,7 +169,33 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io:
             let _ = tokio::task::spawn_blocking(move || s.refresh()).await;
         }
     });
-    axum::serve(listener, app(state)).await
+    let app = app(state);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of descriptors or a connection reset before it was
+            // taken: the listener itself is fine; wait a moment.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let conn = http.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            let _ = conn.await;
+            drop(slot);
+        });
+    }
 }
 
 fn respond(page: &Page, headers: &HeaderMap) -> Response {
