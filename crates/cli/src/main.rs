@@ -42,6 +42,10 @@ enum Command {
         /// (repeatable): its locked commit is read from DIR.
         #[arg(long = "clone", value_name = "URL=DIR")]
         clones: Vec<String>,
+        /// The repo's name in the catalogue (`owner/repo`) for one DIR or
+        /// GITDIR source, instead of its `origin` remote or folder name.
+        #[arg(long, value_name = "OWNER/REPO")]
+        name: Option<String>,
     },
     /// Find the error sites that produced pasted output (a panic, a
     /// backtrace, an error chain, a log line, a bare message).
@@ -174,6 +178,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             no_reuse,
             no_history,
             clones,
+            name,
         } => cmd::index::run(
             &db,
             &sources,
@@ -182,6 +187,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 reuse: !no_reuse,
                 history: !no_history,
                 clones: cmd::index::parse_clones(&clones)?,
+                name,
             },
         ),
         Command::Explain { text, lock, json } => {

@@ -445,12 +445,47 @@ struct ExplainBody {
     text: String,
 }
 
-async fn api_explain(Extract(state): Extract<Shared>, body: Bytes) -> Response {
-    let parsed: ExplainBody = match serde_json::from_slice(&body) {
-        Ok(b) => b,
-        Err(e) => return json_error(PageError::Bad(format!("expected {{\"text\": \"…\"}}: {e}"))),
+/// The pasted text of a `POST /api/explain` body, by its content type:
+/// `application/json` (or none) `{"text": …}`, a form post's `text` field,
+/// or the body itself (`text/plain` and any other type).
+fn explain_body(headers: &HeaderMap, body: &[u8]) -> Result<String, PageError> {
+    let ctype = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match ctype.as_str() {
+        "" | "application/json" => serde_json::from_slice::<ExplainBody>(body)
+            .map(|b| b.text)
+            .map_err(|e| {
+                PageError::Bad(format!(
+                    "expected {{\"text\": \"…\"}} (or a text/plain body): {e}"
+                ))
+            }),
+        "application/x-www-form-urlencoded" => form_text(body)
+            .ok_or_else(|| PageError::Bad("expected a form with a `text` field".into())),
+        _ => String::from_utf8(body.to_vec())
+            .map_err(|_| PageError::Bad("the body is not UTF-8 text".into())),
+    }
+}
+
+/// The `text` field of a URL-encoded form.
+fn form_text(body: &[u8]) -> Option<String> {
+    serde_urlencoded::from_bytes::<ExplainForm>(body)
+        .ok()
+        .map(|f| f.text)
+}
+
+async fn api_explain(Extract(state): Extract<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    let text = match explain_body(&headers, &body) {
+        Ok(t) => t,
+        Err(e) => return json_error(e),
     };
-    let text = match pasted(&parsed.text) {
+    let text = match pasted(&text) {
         Ok(t) => t,
         Err(e) => return json_error(e),
     };

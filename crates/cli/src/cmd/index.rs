@@ -61,6 +61,33 @@ pub struct Options {
     pub history: bool,
     /// Local clones of git dependencies: `(repository URL, folder)`.
     pub clones: Vec<(String, PathBuf)>,
+    /// `--name`: the repo name for the one folder or git source.
+    pub name: Option<String>,
+}
+
+/// Checks a `--name`: one source, a folder or git repository, and a name
+/// of printable characters without spaces that is not a crate's.
+fn check_name(name: &str, specs: &[SourceSpec]) -> Result<(), Failure> {
+    if specs.len() != 1 || !matches!(specs[0], SourceSpec::Dir(_) | SourceSpec::Git(..)) {
+        return Err(Failure::input(
+            "--name takes exactly one DIR or GITDIR source",
+        ));
+    }
+    let bad = name.is_empty()
+        || name.len() > 200
+        || name.starts_with("crate:")
+        || name.starts_with('/')
+        || name.ends_with('/')
+        || name.chars().any(|c| c.is_control() || c.is_whitespace())
+        || name
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..");
+    if bad {
+        return Err(Failure::input(format!(
+            "--name {name:?}: expected a name like owner/repo (no spaces, no empty, `.` or `..` parts)"
+        )));
+    }
+    Ok(())
 }
 
 /// Parses `--clone URL=DIR` values.
@@ -91,6 +118,9 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
         .iter()
         .map(|s| SourceSpec::parse(s).map_err(Failure::input))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(name) = &opts.name {
+        check_name(name, &specs)?;
+    }
     let extractor = RustExtractor;
     // Opened after the first source loads, so a bad source leaves no file.
     let mut catalog: Option<Catalog> = None;
@@ -104,7 +134,10 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
             continue;
         }
         let started = Instant::now();
-        let snapshot = load(spec, &extractor)?;
+        let mut snapshot = load(spec, &extractor)?;
+        if let Some(name) = &opts.name {
+            snapshot.meta.repo = name.clone();
+        }
         let catalog = match &mut catalog {
             Some(c) => c,
             None => catalog.insert(Catalog::open(db)?),
