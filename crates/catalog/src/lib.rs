@@ -83,7 +83,14 @@ pub type Result<T> = std::result::Result<T, CatalogError>;
 /// An open catalogue.
 pub struct Catalog {
     conn: Connection,
+    /// Source texts already decompressed, by content hash (so never stale),
+    /// with their line starts: an error of 20,000 sites decompresses each
+    /// file once, not once per site.
+    texts: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<read::Lines>>>,
 }
+
+/// Most source texts kept decompressed by one [`Catalog`].
+const TEXTS_KEPT: usize = 256;
 
 impl Catalog {
     /// Opens (creating if needed) a catalogue for reading and writing, and
@@ -106,7 +113,10 @@ impl Catalog {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         schema::migrate(&mut conn)?;
-        Ok(Catalog { conn })
+        Ok(Catalog {
+            conn,
+            texts: Default::default(),
+        })
     }
 
     /// Opens an existing catalogue read-only (the web server's connection).
@@ -133,7 +143,10 @@ impl Catalog {
                 what,
             });
         }
-        Ok(Catalog { conn })
+        Ok(Catalog {
+            conn,
+            texts: Default::default(),
+        })
     }
 
     /// `PRAGMA integrity_check` answers `ok`.

@@ -437,3 +437,46 @@ fn idle_connections_do_not_starve_the_server() {
     std::thread::sleep(Duration::from_secs(4));
     assert!(server.healthy());
 }
+
+#[test]
+fn show_is_linear_in_the_sites_of_one_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("many");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    let mut text = String::from("pub fn f(x: u32) {\n");
+    for i in 0..20_000 {
+        text.push_str(&format!(
+            "    if x == {i} {{ panic!(\"the same message\") }}\n"
+        ));
+    }
+    text.push_str("}\n");
+    std::fs::write(root.join("src/lib.rs"), text).unwrap();
+    let db = tmp.path().join("c.db");
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&root)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let id = common::id_of(&db, "many", "the same message");
+    // Each site's excerpt decompressed the whole file again: 54 s.
+    let started = std::time::Instant::now();
+    let out = bounded(errdex(&db).args(["show", "--json", &id]));
+    assert!(out.status.success());
+    let shown: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(shown["sites"].as_array().unwrap().len(), 20_000);
+    let last = shown["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["excerpt"].as_array().unwrap())
+        .find(|l| l["line"] == 20_001)
+        .unwrap_or_else(|| panic!("no excerpt holds line 20001"));
+    assert_eq!(
+        last["text"],
+        "    if x == 19999 { panic!(\"the same message\") }"
+    );
+    let secs = started.elapsed().as_secs_f64();
+    assert!(secs < 20.0, "show took {secs:.1}s");
+}
