@@ -80,7 +80,9 @@ pub fn raise_fd_limit() -> u64 {
             lim.rlim_cur = want;
         }
     }
-    lim.rlim_cur as u64
+    #[allow(clippy::unnecessary_cast)] // `rlim_t` is not `u64` on every target
+    let soft = lim.rlim_cur as u64;
+    soft
 }
 
 /// No scripts, no inline styles, nothing from elsewhere.
