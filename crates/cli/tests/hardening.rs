@@ -479,4 +479,27 @@ fn show_is_linear_in_the_sites_of_one_error() {
     );
     let secs = started.elapsed().as_secs_f64();
     assert!(secs < 20.0, "show took {secs:.1}s");
+
+    // The API pages the sites.
+    let server = common::server::Server::start(&db);
+    let get = |q: &str| -> serde_json::Value {
+        let body = ureq::get(&server.url(&format!("/api/errors/{id}{q}")))
+            .call()
+            .unwrap()
+            .into_body()
+            .read_to_string()
+            .unwrap();
+        serde_json::from_str(&body).unwrap()
+    };
+    let first = get("");
+    assert_eq!(first["sites"].as_array().unwrap().len(), 500);
+    assert_eq!(first["sites_total"], 20_000);
+    assert_eq!(
+        (first["page"].clone(), first["pages"].clone()),
+        (1.into(), 40.into())
+    );
+    let last = get("?page=40");
+    assert_eq!(last["sites"].as_array().unwrap().len(), 500);
+    assert_ne!(first["sites"][0], last["sites"][0]);
+    assert_eq!(get("?page=99")["page"], 40);
 }

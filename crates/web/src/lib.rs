@@ -412,15 +412,23 @@ async fn error(
     .await
 }
 
+/// `?page=N` of `GET /api/errors/{id}`.
+#[derive(Deserialize)]
+struct SitesPage {
+    page: Option<usize>,
+}
+
 async fn api_error(
     Extract(state): Extract<Shared>,
     Path(id): Path<String>,
+    Query(SitesPage { page }): Query<SitesPage>,
     headers: HeaderMap,
 ) -> Response {
-    let key = format!("/api/errors/{id}");
+    let page = page.unwrap_or(1).max(1);
+    let key = format!("/api/errors/{id}?page={page}");
     cached(state, key, headers, true, move |s| {
         s.with_catalog(|c| pages::error_data(s, c, &id))
-            .map(|d| json_page(&api::error_record(s, &d)))
+            .map(|d| json_page(&api::error_record(s, &d, page)))
     })
     .await
 }
