@@ -221,6 +221,49 @@ fn answer_schema() -> serde_json::Value {
     })
 }
 
+/// Checks that an HTTP endpoint's host accepts a TCP connection (within 10
+/// seconds), so that a server that is not running is reported as such —
+/// `connection refused: …` — rather than as every section being refused.
+/// Always `Ok` for a local model.
+pub fn reachable(endpoint: &Endpoint) -> Result<(), String> {
+    use std::net::ToSocketAddrs;
+    let Endpoint::Http { base, .. } = endpoint else {
+        return Ok(());
+    };
+    let uri: ureq::http::Uri = base
+        .parse()
+        .map_err(|e| format!("--llm {base}: not a URL: {e}"))?;
+    let host = uri
+        .host()
+        .ok_or_else(|| format!("--llm {base}: no host"))?
+        .trim_matches(|c| c == '[' || c == ']');
+    let port = uri
+        .port_u16()
+        .unwrap_or(if uri.scheme_str() == Some("https") {
+            443
+        } else {
+            80
+        });
+    let addrs: Vec<_> = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve the model server {host}: {e}"))?
+        .collect();
+    let mut last = None;
+    for a in &addrs {
+        match std::net::TcpStream::connect_timeout(a, Duration::from_secs(10)) {
+            Ok(_) => return Ok(()),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(match last {
+        Some(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+            format!("connection refused: no model server answers at {base} ({e})")
+        }
+        Some(e) => format!("the model server at {base} cannot be reached: {e}"),
+        None => format!("the model server {host} resolves to no address"),
+    })
+}
+
 /// Asks the model; the reply's text.
 pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> {
     let (base, model, key) = match endpoint {
@@ -250,9 +293,12 @@ pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> 
     if let Some(k) = key {
         req = req.header("Authorization", &format!("Bearer {k}"));
     }
-    let mut resp = req
-        .send_json(&body)
-        .map_err(|e| format!("the model at {base} could not be reached: {e}"))?;
+    let mut resp = req.send_json(&body).map_err(|e| match &e {
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            format!("connection refused: no model server answers at {base} ({e})")
+        }
+        _ => format!("the model at {base} could not be reached: {e}"),
+    })?;
     let status = resp.status();
     let reply: serde_json::Value = resp
         .body_mut()

@@ -235,7 +235,10 @@ pub fn check(
                 }
             }
         }
-        let lower = text.to_lowercase();
+        // ASCII lowercase keeps every byte offset (the phrases are ASCII);
+        // a full lowercase does not (`K` → `k`, `İ` → `i̇`), and offsets found
+        // in it would slice `text` inside a character.
+        let lower = text.to_ascii_lowercase();
         for phrase in THROWER_PHRASES {
             let mut rest = lower.as_str();
             while let Some(i) = rest.find(phrase) {

@@ -44,6 +44,37 @@ pub enum CatalogError {
     /// A stored value could not be decoded.
     #[error("catalogue holds a malformed {0}")]
     Corrupt(&'static str),
+    /// The file is not an errdex catalogue: empty, another program's
+    /// SQLite database, or not SQLite at all.
+    #[error(
+        "{path} is not an errdex catalogue ({what}); run `errdex index` to make one, or pass --db"
+    )]
+    NotACatalogue {
+        /// The file.
+        path: String,
+        /// What it is instead.
+        what: &'static str,
+    },
+}
+
+/// [`CatalogError::NotACatalogue`] when `e` says the file is not SQLite.
+fn not_sqlite(path: &Path, e: rusqlite::Error) -> CatalogError {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => CatalogError::NotACatalogue {
+            path: path.display().to_string(),
+            what: "not a SQLite database",
+        },
+        _ => CatalogError::Sqlite(e),
+    }
+}
+
+/// Tables in the file (0 for a new or empty one).
+fn table_count(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row(
+        "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+        [],
+        |r| r.get(0),
+    )
 }
 
 /// Result alias.
@@ -52,19 +83,40 @@ pub type Result<T> = std::result::Result<T, CatalogError>;
 /// An open catalogue.
 pub struct Catalog {
     conn: Connection,
+    /// Source texts already decompressed, by content hash (so never stale),
+    /// with their line starts: an error of 20,000 sites decompresses each
+    /// file once, not once per site.
+    texts: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<read::Lines>>>,
 }
+
+/// Most source texts kept decompressed by one [`Catalog`].
+const TEXTS_KEPT: usize = 256;
 
 impl Catalog {
     /// Opens (creating if needed) a catalogue for reading and writing, and
     /// migrates its schema.
     pub fn open(path: &Path) -> Result<Self> {
         let mut conn = Connection::open(path)?;
+        // Another program's database is never written into.
+        let version = schema::check_version(&conn).map_err(|e| match e {
+            CatalogError::Sqlite(e) => not_sqlite(path, e),
+            e => e,
+        })?;
+        if version == 0 && table_count(&conn).map_err(|e| not_sqlite(path, e))? > 0 {
+            return Err(CatalogError::NotACatalogue {
+                path: path.display().to_string(),
+                what: "a SQLite database of another program",
+            });
+        }
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
         schema::migrate(&mut conn)?;
-        Ok(Catalog { conn })
+        Ok(Catalog {
+            conn,
+            texts: Default::default(),
+        })
     }
 
     /// Opens an existing catalogue read-only (the web server's connection).
@@ -74,8 +126,27 @@ impl Catalog {
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
-        schema::check_version(&conn)?;
-        Ok(Catalog { conn })
+        let version = schema::check_version(&conn).map_err(|e| match e {
+            CatalogError::Sqlite(e) => not_sqlite(path, e),
+            e => e,
+        })?;
+        if version == 0 {
+            let what = if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+                "an empty file"
+            } else if table_count(&conn).map_err(|e| not_sqlite(path, e))? > 0 {
+                "a SQLite database of another program"
+            } else {
+                "an empty SQLite database"
+            };
+            return Err(CatalogError::NotACatalogue {
+                path: path.display().to_string(),
+                what,
+            });
+        }
+        Ok(Catalog {
+            conn,
+            texts: Default::default(),
+        })
     }
 
     /// `PRAGMA integrity_check` answers `ok`.

@@ -338,7 +338,9 @@ impl Catalog {
         }))
     }
 
-    /// Lines `start..=end` of a snapshot's file, numbered.
+    /// Lines `start..=end` of a snapshot's file, numbered. Each file's
+    /// text is decompressed once per catalogue handle (kept by content
+    /// hash), and the lines are found through an index of line starts.
     pub fn excerpt(
         &self,
         snapshot_id: i64,
@@ -346,26 +348,49 @@ impl Catalog {
         start: u32,
         end: u32,
     ) -> Result<Vec<(u32, String)>> {
-        let found: Option<(Vec<u8>, i64, i64)> = self
+        let hash: Option<String> = self
             .conn
             .query_row(
-                "SELECT p.data, c.offset, c.len FROM files f
-                 JOIN contents c ON c.hash = f.hash JOIN packs p ON p.id = c.pack_id
-                 WHERE f.snapshot_id = ?1 AND f.path = ?2",
+                "SELECT hash FROM files WHERE snapshot_id = ?1 AND path = ?2",
                 params![snapshot_id, path],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                |r| r.get(0),
             )
             .optional()?;
-        let Some((data, offset, len)) = found else {
+        let Some(hash) = hash else {
             return Ok(Vec::new());
         };
-        let text = blob::unpack(&data, offset as usize, len as usize)?;
-        Ok(text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i as u32 + 1, l.to_string()))
-            .filter(|(n, _)| *n >= start && *n <= end)
-            .collect())
+        let kept = self
+            .texts
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&hash)
+            .cloned();
+        let lines = match kept {
+            Some(l) => l,
+            None => {
+                let found: Option<(Vec<u8>, i64, i64)> = self
+                    .conn
+                    .query_row(
+                        "SELECT p.data, c.offset, c.len FROM contents c
+                         JOIN packs p ON p.id = c.pack_id WHERE c.hash = ?1",
+                        params![hash],
+                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                    )
+                    .optional()?;
+                let Some((data, offset, len)) = found else {
+                    return Ok(Vec::new());
+                };
+                let text = blob::unpack(&data, offset as usize, len as usize)?;
+                let lines = std::sync::Arc::new(Lines::new(text));
+                let mut texts = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+                if texts.len() >= crate::TEXTS_KEPT {
+                    texts.clear();
+                }
+                texts.insert(hash, lines.clone());
+                lines
+            }
+        };
+        Ok(lines.range(start, end))
     }
 
     /// Row counts of the main tables, for summaries and tests.
@@ -585,5 +610,70 @@ impl Catalog {
             )
             .optional()?
             .is_some())
+    }
+}
+
+/// A source text with the byte offset of each line's start.
+pub(crate) struct Lines {
+    text: String,
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    fn new(text: String) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i + 1)
+                .filter(|&i| i < text.len()),
+        );
+        if text.is_empty() {
+            starts.clear();
+        }
+        Lines { text, starts }
+    }
+
+    /// Lines `start..=end` (1-based), numbered, without line ends (as
+    /// `str::lines` gives them).
+    fn range(&self, start: u32, end: u32) -> Vec<(u32, String)> {
+        let first = start.max(1) as usize;
+        let last = (end as usize).min(self.starts.len());
+        (first..=last)
+            .map(|n| {
+                let from = self.starts[n - 1];
+                let to = self.starts.get(n).copied().unwrap_or(self.text.len());
+                let line = &self.text[from..to];
+                let line = match line.strip_suffix('\n') {
+                    Some(l) => l.strip_suffix('\r').unwrap_or(l),
+                    None => line,
+                };
+                (n as u32, line.to_string())
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod lines_tests {
+    use super::Lines;
+
+    #[test]
+    fn ranges_agree_with_str_lines() {
+        for text in ["", "a", "a\n", "a\nb", "a\r\nb\r\n\nc", "\n\n", "x\r"] {
+            let l = Lines::new(text.to_string());
+            for start in 0..5 {
+                for end in 0..6 {
+                    let want: Vec<(u32, String)> = text
+                        .lines()
+                        .enumerate()
+                        .map(|(i, l)| (i as u32 + 1, l.to_string()))
+                        .filter(|(n, _)| *n >= start && *n <= end)
+                        .collect();
+                    assert_eq!(l.range(start, end), want, "{text:?} {start}..={end}");
+                }
+            }
+        }
     }
 }

@@ -42,6 +42,10 @@ enum Command {
         /// (repeatable): its locked commit is read from DIR.
         #[arg(long = "clone", value_name = "URL=DIR")]
         clones: Vec<String>,
+        /// The repo's name in the catalogue (`owner/repo`) for one DIR or
+        /// GITDIR source, instead of its `origin` remote or folder name.
+        #[arg(long, value_name = "OWNER/REPO")]
+        name: Option<String>,
     },
     /// Find the error sites that produced pasted output (a panic, a
     /// backtrace, an error chain, a log line, a bare message).
@@ -95,6 +99,13 @@ enum Command {
         /// (default: http://ADDR).
         #[arg(long)]
         base_url: Option<String>,
+        /// Connections served at once; more are closed as they come.
+        #[arg(long, default_value_t = errdex_web::Limits::default().max_connections)]
+        max_connections: usize,
+        /// Seconds a connection may take to send its request headers, and
+        /// may stay idle between requests, before it is closed.
+        #[arg(long, default_value_t = errdex_web::Limits::default().header_read_timeout.as_secs())]
+        header_timeout: u64,
     },
     /// Show one error: its page (sections with the facts they rest on), its
     /// sites with code excerpts, versions and history.
@@ -131,13 +142,28 @@ impl From<errdex_catalog::CatalogError> for Failure {
     }
 }
 
+/// Stack of every thread that walks syntax trees: the command's own
+/// thread, rayon's workers and the server's threads. Recursive walks are
+/// bounded (`errdex_extract::MAX_SYNTAX_DEPTH`); this leaves them ample
+/// room (it is address space, touched only as far as used).
+pub const THREAD_STACK_BYTES: usize = 64 << 20;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = run(cli);
+    // Ignored if a pool already exists (it cannot here: nothing ran yet).
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(THREAD_STACK_BYTES)
+        .build_global();
+    let result = std::thread::Builder::new()
+        .name("errdex".into())
+        .stack_size(THREAD_STACK_BYTES)
+        .spawn(move || run(cli))
+        .map_err(|e| Failure::input(format!("starting: {e}")))
+        .and_then(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
-            eprintln!("errdex: {}", f.message);
+            eprintln!("errdex: {}", out::escape_controls(&f.message));
             ExitCode::from(f.code)
         }
     }
@@ -152,6 +178,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             no_reuse,
             no_history,
             clones,
+            name,
         } => cmd::index::run(
             &db,
             &sources,
@@ -160,6 +187,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 reuse: !no_reuse,
                 history: !no_history,
                 clones: cmd::index::parse_clones(&clones)?,
+                name,
             },
         ),
         Command::Explain { text, lock, json } => {
@@ -180,7 +208,20 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             &cmd::analyze::Options { llm, model, limit },
             json,
         ),
-        Command::Serve { addr, base_url } => cmd::serve::run(&db, &addr, base_url.as_deref()),
+        Command::Serve {
+            addr,
+            base_url,
+            max_connections,
+            header_timeout,
+        } => cmd::serve::run(
+            &db,
+            &addr,
+            base_url.as_deref(),
+            errdex_web::Limits {
+                max_connections,
+                header_read_timeout: std::time::Duration::from_secs(header_timeout.max(1)),
+            },
+        ),
         Command::Show { id, json } => cmd::show::run(&db, &id, json),
     }
 }

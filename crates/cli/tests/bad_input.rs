@@ -58,7 +58,7 @@ fn hostile_tree_is_indexed_with_counted_skips() {
     assert_eq!(skipped["binary"], 1, "{summary}");
     assert_eq!(skipped["too_large"], 1, "{summary}");
     assert_eq!(skipped["symlink"], 2, "{summary}");
-    assert_eq!(skipped["unreadable"], 1, "{summary}");
+    assert_eq!(skipped["not_regular"], 1, "{summary}");
     assert!(summary["syntax_errors"].as_u64().unwrap() >= 1);
 
     let out = errdex(&db).args(["list", "--json"]).output().unwrap();

@@ -93,6 +93,42 @@ pub struct FileExtraction {
     pub docs: Vec<Evidence>,
     /// Syntax errors met (the parts that parsed were still extracted).
     pub syntax_errors: usize,
+    /// The file nests deeper than [`MAX_SYNTAX_DEPTH`]: nothing was
+    /// extracted, and the file is to be skipped.
+    #[serde(default)]
+    pub too_deep: bool,
+}
+
+/// Deepest nesting of syntax nodes a file may have. A deeper file (a
+/// generated 300-arm `else if` chain, 200 nested `match`es, a 300-call
+/// method chain) is skipped whole and counted, so that no recursive walk
+/// over its tree — here, in analysis or in highlighting — can exhaust a
+/// thread's stack.
+pub const MAX_SYNTAX_DEPTH: usize = 500;
+
+/// True when some node lies more than `limit` levels below `root`; walks
+/// the tree with a cursor, without recursion.
+pub fn deeper_than(root: tree_sitter::Node, limit: usize) -> bool {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > limit {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if depth == 0 || !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
 }
 
 /// A language's extractor. One implementation per language, chosen by file
@@ -135,6 +171,10 @@ pub struct Reused {
     pub parsed: Vec<(usize, Vec<u8>)>,
     /// Files whose earlier result was reused.
     pub reused: usize,
+    /// Files (indices into the input) nested deeper than
+    /// [`MAX_SYNTAX_DEPTH`]: nothing was taken from them; the caller skips
+    /// them.
+    pub too_deep: Vec<usize>,
 }
 
 /// [`extract_all_with`], taking the per-file result of an unchanged file
@@ -165,18 +205,25 @@ pub fn extract_all_reusing(
         })
         .collect();
     let mut parsed = Vec::new();
+    let mut too_deep = Vec::new();
+    let mut reused = 0;
     let mut results = Vec::with_capacity(per_file.len());
     for (i, x, bytes) in per_file {
-        if let Some(b) = bytes {
-            parsed.push((i, b));
+        match bytes {
+            Some(b) => parsed.push((i, b)),
+            None => reused += 1,
         }
-        results.push(x);
+        if x.too_deep {
+            too_deep.push(i);
+        } else {
+            results.push(x);
+        }
     }
-    let reused = results.len() - parsed.len();
     Reused {
         extraction: resolve(extractor, results),
         parsed,
         reused,
+        too_deep,
     }
 }
 
@@ -200,6 +247,7 @@ pub fn extract_all_with(
             progress(&f.path);
             out
         })
+        .filter(|x| !x.too_deep)
         .collect();
     resolve(extractor, per_file)
 }

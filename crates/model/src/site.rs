@@ -152,7 +152,10 @@ pub struct VcsPin {
 
 /// A link to `path:line` on the forge `remote` names, pinned to the commit:
 /// GitHub `/blob/<sha>/<path>#L<n>`, GitLab `/-/blob/<sha>/<path>#L<n>`;
-/// none for other forges.
+/// none for other forges. A `remote` naming a folder of the repository
+/// (`https://github.com/o/r/tree/main/crates/x`, as a crate's `repository`
+/// field may) links into the repository itself, under that folder when
+/// `vcs` does not say where the snapshot lies.
 pub fn forge_link(remote: &str, vcs: &VcsPin, path: &str, line: u32) -> Option<String> {
     let url = remote.trim().trim_end_matches('/');
     let url = url.strip_suffix(".git").unwrap_or(url);
@@ -168,14 +171,36 @@ pub fn forge_link(remote: &str, vcs: &VcsPin, path: &str, line: u32) -> Option<S
         let rest = url.split_once('@')?.1;
         rest.split_once(':')?
     };
-    let parts: Vec<&str> = repo_path.split('/').filter(|p| !p.is_empty()).collect();
+    let mut parts: Vec<&str> = repo_path.split('/').filter(|p| !p.is_empty()).collect();
+    // `…/tree/<ref>/<folder>` (GitHub) or `…/-/tree/<ref>/<folder>` (GitLab).
+    let mut folder = String::new();
+    let marker = match host {
+        "github.com" => parts
+            .iter()
+            .position(|p| matches!(*p, "tree" | "blob"))
+            .filter(|&i| i == 2),
+        "gitlab.com" => parts.iter().position(|p| *p == "-"),
+        _ => None,
+    };
+    if let Some(i) = marker {
+        let kind_at = if parts[i] == "-" { i + 1 } else { i };
+        if parts.len() > kind_at + 2 {
+            folder = parts[kind_at + 2..].join("/");
+        }
+        parts.truncate(i);
+    }
     if parts.len() < 2 || !vcs.commit.chars().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
-    let full = if vcs.path_in_vcs.is_empty() {
+    let root = if vcs.path_in_vcs.is_empty() {
+        folder.as_str()
+    } else {
+        vcs.path_in_vcs.as_str()
+    };
+    let full = if root.is_empty() {
         path.to_string()
     } else {
-        format!("{}/{path}", vcs.path_in_vcs.trim_end_matches('/'))
+        format!("{}/{path}", root.trim_end_matches('/'))
     };
     let repo = parts.join("/");
     match host {
@@ -228,6 +253,27 @@ mod tests {
             )
             .as_deref(),
             Some("https://github.com/tokio-rs/tokio/blob/abc123/tokio/src/lib.rs#L9")
+        );
+        // A `repository` naming a subfolder: the link is into the
+        // repository, under the folder (from the crate's VCS info or the URL).
+        let burn = VcsPin {
+            commit: "abc123".into(),
+            path_in_vcs: "crates/burn-autodiff".into(),
+        };
+        let sub = "https://github.com/tracel-ai/burn/tree/main/crates/burn-autodiff";
+        let want =
+            "https://github.com/tracel-ai/burn/blob/abc123/crates/burn-autodiff/src/lib.rs#L3";
+        assert_eq!(
+            forge_link(sub, &burn, "src/lib.rs", 3).as_deref(),
+            Some(want)
+        );
+        assert_eq!(
+            forge_link(sub, &pin, "src/lib.rs", 3).as_deref(),
+            Some(want)
+        );
+        assert_eq!(
+            forge_link("https://gitlab.com/g/p/-/tree/main/sub", &pin, "a.rs", 2).as_deref(),
+            Some("https://gitlab.com/g/p/-/blob/abc123/sub/a.rs#L2")
         );
         assert_eq!(forge_link("https://example.org/a/b", &pin, "x.rs", 1), None);
         assert_eq!(forge_link("/local/repo", &pin, "x.rs", 1), None);

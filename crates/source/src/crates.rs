@@ -9,6 +9,9 @@ use crate::{archive, Snapshot, SourceError};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Largest `.crate` archive read (crates.io refuses uploads past 10 MiB).
+const MAX_ARCHIVE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// `NAME` and an optional exact `VERSION`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CrateSpec {
@@ -101,8 +104,12 @@ fn read_archive(
     let spec = CrateSpec::parse(&format!("{name}@{version}"))?;
     let (version, checksum) = (version.to_string(), checksum.to_string());
     let archive_path = find_archive(&spec.name, &version, &checksum)?;
-    let bytes = std::fs::read(&archive_path)
-        .map_err(|e| SourceError::Io(archive_path.display().to_string(), e))?;
+    let bytes = crate::read_regular(&archive_path, MAX_ARCHIVE_BYTES).map_err(|e| {
+        SourceError::Io(
+            archive_path.display().to_string(),
+            std::io::Error::other(e.to_string()),
+        )
+    })?;
     archive::read_crate(&spec.name, &version, &bytes, wanted)
 }
 
@@ -188,7 +195,7 @@ fn find_archive(name: &str, version: &str, checksum: &str) -> Result<PathBuf, So
     {
         let Ok(entry) = entry else { continue };
         let candidate = entry.path().join(&file);
-        let Ok(bytes) = std::fs::read(&candidate) else {
+        let Ok(bytes) = crate::read_regular(&candidate, MAX_ARCHIVE_BYTES) else {
             continue;
         };
         seen = true;

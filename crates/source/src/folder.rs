@@ -1,7 +1,7 @@
 //! A local folder: walked without following symlinks, skipping build output
 //! and hidden folders.
 
-use crate::{classify, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
+use crate::{classify, ReadError, Skip, SkipReason, Snapshot, SourceError, MAX_FILE_BYTES};
 use errdex_model::{SnapshotMeta, SourceFile};
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
@@ -74,27 +74,28 @@ fn walk(
         if entry.file_type().is_dir() || entry.file_type().is_symlink() || !wanted(&rel) {
             continue;
         }
-        if entry
-            .metadata()
-            .map(|m| m.len() > MAX_FILE_BYTES)
-            .unwrap_or(false)
-        {
+        // A FIFO would block the reader, a device never end: only regular
+        // files are opened.
+        if !entry.file_type().is_file() {
             skips.push(Skip {
                 path: rel,
-                reason: SkipReason::TooLarge,
+                reason: SkipReason::NotRegular,
             });
             continue;
         }
-        match std::fs::read(entry.path()) {
+        let reason = match crate::read_regular(entry.path(), MAX_FILE_BYTES) {
             Ok(bytes) => match classify(bytes) {
-                Ok(text) => files.push(SourceFile { path: rel, text }),
-                Err(reason) => skips.push(Skip { path: rel, reason }),
+                Ok(text) => {
+                    files.push(SourceFile { path: rel, text });
+                    continue;
+                }
+                Err(reason) => reason,
             },
-            Err(_) => skips.push(Skip {
-                path: rel,
-                reason: SkipReason::Unreadable,
-            }),
-        }
+            Err(ReadError::NotRegular) => SkipReason::NotRegular,
+            Err(ReadError::TooLarge) => SkipReason::TooLarge,
+            Err(ReadError::Io(_)) => SkipReason::Unreadable,
+        };
+        skips.push(Skip { path: rel, reason });
     }
     let meta = SnapshotMeta {
         repo: folder_name(root),

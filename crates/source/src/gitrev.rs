@@ -35,19 +35,68 @@ pub(crate) fn open_commit(
     Ok((repo, id))
 }
 
-/// Every entry of a commit's tree, recursively.
+/// One blob, link or submodule of a commit's tree.
+pub(crate) struct TreeEntry {
+    /// Slash-joined path from the root (each name checked).
+    pub filepath: String,
+    /// The object.
+    pub oid: gix::ObjectId,
+    /// Its kind.
+    pub mode: gix::object::tree::EntryMode,
+}
+
+/// True when a tree entry's name is one git's own fsck refuses: empty,
+/// `.`, `..`, `.git` (any case), or holding `/` or NUL. Such a name would
+/// make a path that leaves or aliases the snapshot (`../../evil.rs`).
+pub(crate) fn bad_entry_name(name: &[u8]) -> bool {
+    name.is_empty()
+        || name == b"."
+        || name == b".."
+        || name.eq_ignore_ascii_case(b".git")
+        || name.iter().any(|&b| b == b'/' || b == 0)
+}
+
+/// Every entry of a commit's tree, walked without recursion; entries with
+/// a name git refuses (see [`bad_entry_name`]) are left out, with what is
+/// under them, and returned apart as skips.
 pub(crate) fn tree_entries(
     dir: &Path,
     commit: &gix::Commit,
-) -> Result<Vec<gix::traverse::tree::recorder::Entry>, SourceError> {
-    let tree = commit
+) -> Result<(Vec<TreeEntry>, Vec<Skip>), SourceError> {
+    let root = commit
         .tree()
         .map_err(|e| git_error(dir, "reading the commit's tree", &e))?;
-    let mut recorder = gix::traverse::tree::Recorder::default();
-    tree.traverse()
-        .breadthfirst(&mut recorder)
-        .map_err(|e| git_error(dir, "walking the tree", &e))?;
-    Ok(recorder.records)
+    let repo = commit.repo();
+    let mut entries = Vec::new();
+    let mut bad = Vec::new();
+    let mut todo = vec![(String::new(), root.id)];
+    while let Some((prefix, id)) = todo.pop() {
+        let tree = repo
+            .find_tree(id)
+            .map_err(|e| git_error(dir, "walking the tree", &e))?;
+        let decoded = tree
+            .decode()
+            .map_err(|e| git_error(dir, "walking the tree", &e))?;
+        for e in &decoded.entries {
+            let name: &[u8] = e.filename.as_ref();
+            let path = format!("{prefix}{}", String::from_utf8_lossy(name));
+            if bad_entry_name(name) {
+                bad.push(Skip {
+                    path: path.escape_debug().to_string(),
+                    reason: SkipReason::BadTreeEntry,
+                });
+            } else if e.mode.is_tree() {
+                todo.push((format!("{path}/"), e.oid.to_owned()));
+            } else {
+                entries.push(TreeEntry {
+                    filepath: path,
+                    oid: e.oid.to_owned(),
+                    mode: e.mode,
+                });
+            }
+        }
+    }
+    Ok((entries, bad))
 }
 
 /// Reads `rev` (a sha, tag or branch; `HEAD` by default) of the repository
@@ -63,9 +112,9 @@ pub fn load(dir: &Path, rev: &str, wanted: &dyn Fn(&str) -> bool) -> Result<Snap
         .map_err(|e| git("reading the commit date", &e))?
         .seconds;
     let mut files = Vec::new();
-    let mut skips = Vec::new();
-    for entry in tree_entries(dir, &commit)? {
-        let path = entry.filepath.to_string();
+    let (entries, mut skips) = tree_entries(dir, &commit)?;
+    for entry in entries {
+        let path = entry.filepath;
         if !wanted(&path) {
             continue;
         }

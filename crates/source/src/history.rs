@@ -58,8 +58,8 @@ pub fn introductions(
 
     // Presence in the starting commit: every wanted file.
     let mut count = vec![0u32; keys.len()];
-    for e in &crate::gitrev::tree_entries(dir, &start)? {
-        if e.mode.is_blob() && wanted(&e.filepath.to_string()) {
+    for e in &crate::gitrev::tree_entries(dir, &start)?.0 {
+        if e.mode.is_blob() && wanted(&e.filepath) {
             for k in search
                 .keys_in(e.oid)
                 .map_err(|e| git("reading a file", &e))?

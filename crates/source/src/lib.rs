@@ -74,6 +74,15 @@ pub enum SkipReason {
     /// An archive entry whose path would leave the snapshot, or that is not
     /// a regular file.
     UnsafeEntry,
+    /// Not a regular file: a FIFO, socket or device (never opened, so a
+    /// FIFO cannot block and a device cannot be read without end).
+    NotRegular,
+    /// A git tree entry whose name is `.`, `..`, empty, or holds `/` or NUL
+    /// (refused as `git fsck` refuses it).
+    BadTreeEntry,
+    /// Syntax nested deeper than the extractor walks
+    /// (`errdex_extract::MAX_SYNTAX_DEPTH`).
+    TooDeep,
 }
 
 impl SkipReason {
@@ -86,6 +95,9 @@ impl SkipReason {
             SkipReason::Binary => "binary",
             SkipReason::Symlink => "symlink",
             SkipReason::UnsafeEntry => "unsafe_entry",
+            SkipReason::NotRegular => "not_regular",
+            SkipReason::BadTreeEntry => "bad_tree_entry",
+            SkipReason::TooDeep => "too_deep",
         }
     }
 }
@@ -207,6 +219,61 @@ pub(crate) fn rfc3339(secs: i64) -> Option<String> {
     let t = time::OffsetDateTime::from_unix_timestamp(secs).ok()?;
     t.format(&time::format_description::well_known::Rfc3339)
         .ok()
+}
+
+/// Largest `Cargo.lock` read (a lock file of thousands of packages is a
+/// few MiB).
+pub const MAX_LOCK_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Why [`read_regular`] read nothing.
+#[derive(Debug)]
+pub enum ReadError {
+    /// Not a regular file (FIFO, socket, device, folder).
+    NotRegular,
+    /// Larger than the cap.
+    TooLarge,
+    /// Opening or reading failed.
+    Io(std::io::Error),
+}
+
+/// Reads a regular file of at most `cap` bytes. The file is opened
+/// without blocking (a FIFO cannot hang the reader), checked to be a
+/// regular file on the opened handle (no race with a swap), its size
+/// checked before reading, and read through [`std::io::Read::take`] so
+/// that a file growing meanwhile still stops at the cap.
+pub fn read_regular(path: &std::path::Path, cap: u64) -> Result<Vec<u8>, ReadError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(ReadError::Io)?;
+    let meta = file.metadata().map_err(ReadError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular);
+    }
+    if meta.len() > cap {
+        return Err(ReadError::TooLarge);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(cap + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() as u64 > cap {
+        return Err(ReadError::TooLarge);
+    }
+    Ok(bytes)
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::NotRegular => write!(f, "not a regular file"),
+            ReadError::TooLarge => write!(f, "too large"),
+            ReadError::Io(e) => write!(f, "{e}"),
+        }
+    }
 }
 
 /// Checks one file's bytes: the text, or why it is skipped.

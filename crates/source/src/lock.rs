@@ -82,8 +82,14 @@ pub fn same_repository(a: &str, b: &str) -> bool {
 
 /// Reads a lock file's packages.
 pub fn packages(path: &Path) -> Result<Vec<LockedPackage>, SourceError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| SourceError::Io(path.display().to_string(), e))?;
+    let bytes = crate::read_regular(path, crate::MAX_LOCK_BYTES).map_err(|e| {
+        SourceError::Io(
+            path.display().to_string(),
+            std::io::Error::other(e.to_string()),
+        )
+    })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| SourceError::Archive(format!("{} is not a Cargo.lock", path.display())))?;
     parse(&text)
         .ok_or_else(|| SourceError::Archive(format!("{} is not a Cargo.lock", path.display())))
 }

@@ -107,7 +107,11 @@ fn main() {
             axum::serve(h, app).await.unwrap();
         });
         let state = errdex_web::state::State::open(db.clone(), format!("http://{ea}")).unwrap();
-        tokio::spawn(errdex_web::serve(e, Arc::new(state)));
+        tokio::spawn(errdex_web::serve(
+            e,
+            Arc::new(state),
+            errdex_web::Limits::default(),
+        ));
         (format!("http://{ha}/"), format!("http://{ea}"))
     });
     let page = format!("{errdex}/errors/{id}");

@@ -6,12 +6,20 @@ use crate::state::State;
 use errdex_match::Explanation;
 use serde_json::{json, Value};
 
-/// `GET /api/errors/{id}`.
-pub fn error_record(state: &State, d: &ErrorData) -> Value {
+/// Sites in one page of `GET /api/errors/{id}?page=N`.
+pub const SITES_PER_PAGE: usize = 500;
+
+/// `GET /api/errors/{id}?page=N`: the record with page `page` (from 1) of
+/// its sites, [`SITES_PER_PAGE`] a page, and `sites_total`, `page`, `pages`.
+pub fn error_record(state: &State, d: &ErrorData, page: usize) -> Value {
     let e = &d.error;
+    let pages = e.sites.len().div_ceil(SITES_PER_PAGE).max(1);
+    let page = page.clamp(1, pages);
     let sites: Vec<Value> = e
         .sites
         .iter()
+        .skip((page - 1) * SITES_PER_PAGE)
+        .take(SITES_PER_PAGE)
         .map(|s| {
             let mut v = serde_json::to_value(s).expect("sites serialise");
             if let (Some(remote), Some(vcs), Some(o)) = (&e.remote, &s.vcs, v.as_object_mut()) {
@@ -40,6 +48,9 @@ pub fn error_record(state: &State, d: &ErrorData) -> Value {
         "pieces": e.pieces,
         "item_path": e.item_path,
         "sites": sites,
+        "sites_total": e.sites.len(),
+        "page": page,
+        "pages": pages,
         "evidence": e.evidence,
         "origin": e.origin,
         "versions": d.versions.iter().map(|(r, l)| json!({"revision": r, "lines": l})).collect::<Vec<_>>(),

@@ -34,6 +34,57 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// How often the catalogue is checked for changes.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(2);
 
+/// What one server holds open at most, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Connections served at once; a connection past this is closed as
+    /// soon as it is accepted (shed), so the ones served keep their
+    /// descriptors and memory.
+    pub max_connections: usize,
+    /// A connection whose request headers are not complete this long
+    /// after it starts waiting for them is closed. hyper starts this timer
+    /// whenever a connection waits for a request, so it is also the idle
+    /// keep-alive timeout.
+    pub header_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: 4096,
+            header_read_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Raises the soft limit on open file descriptors to the hard limit (at
+/// most 1,048,576), so connections are not refused by `EMFILE` long
+/// before [`Limits::max_connections`]. Returns the soft limit in force.
+pub fn raise_fd_limit() -> u64 {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: `lim` is a valid, writable rlimit for the duration of the call.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return 0;
+    }
+    let want = lim.rlim_max.min(1 << 20);
+    if lim.rlim_cur < want {
+        let raised = libc::rlimit {
+            rlim_cur: want,
+            rlim_max: lim.rlim_max,
+        };
+        // SAFETY: `raised` is a valid rlimit; a refusal leaves the old one.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            lim.rlim_cur = want;
+        }
+    }
+    #[allow(clippy::unnecessary_cast)] // `rlim_t` is not `u64` on every target
+    let soft = lim.rlim_cur as u64;
+    soft
+}
+
 /// No scripts, no inline styles, nothing from elsewhere.
 pub const CSP: &str = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
@@ -102,9 +153,15 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     resp
 }
 
-/// Serves on `listener` until the process ends; checks the catalogue for
-/// changes every [`REFRESH_EVERY`].
-pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io::Result<()> {
+/// Serves on `listener` until the process ends, within [`Limits`];
+/// checks the catalogue for changes every [`REFRESH_EVERY`].
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: Shared,
+    limits: Limits,
+) -> std::io::Result<()> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::service::TowerToHyperService;
     let watcher = state.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(REFRESH_EVERY);
@@ -114,7 +171,33 @@ pub async fn serve(listener: tokio::net::TcpListener, state: Shared) -> std::io:
             let _ = tokio::task::spawn_blocking(move || s.refresh()).await;
         }
     });
-    axum::serve(listener, app(state)).await
+    let app = app(state);
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout);
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // Out of descriptors or a connection reset before it was
+            // taken: the listener itself is fine; wait a moment.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let _ = stream.set_nodelay(true);
+        let service = TowerToHyperService::new(app.clone());
+        let conn = http.serve_connection(TokioIo::new(stream), service);
+        tokio::spawn(async move {
+            let _ = conn.await;
+            drop(slot);
+        });
+    }
 }
 
 fn respond(page: &Page, headers: &HeaderMap) -> Response {
@@ -329,15 +412,23 @@ async fn error(
     .await
 }
 
+/// `?page=N` of `GET /api/errors/{id}`.
+#[derive(Deserialize)]
+struct SitesPage {
+    page: Option<usize>,
+}
+
 async fn api_error(
     Extract(state): Extract<Shared>,
     Path(id): Path<String>,
+    Query(SitesPage { page }): Query<SitesPage>,
     headers: HeaderMap,
 ) -> Response {
-    let key = format!("/api/errors/{id}");
+    let page = page.unwrap_or(1).max(1);
+    let key = format!("/api/errors/{id}?page={page}");
     cached(state, key, headers, true, move |s| {
         s.with_catalog(|c| pages::error_data(s, c, &id))
-            .map(|d| json_page(&api::error_record(s, &d)))
+            .map(|d| json_page(&api::error_record(s, &d, page)))
     })
     .await
 }
@@ -364,12 +455,47 @@ struct ExplainBody {
     text: String,
 }
 
-async fn api_explain(Extract(state): Extract<Shared>, body: Bytes) -> Response {
-    let parsed: ExplainBody = match serde_json::from_slice(&body) {
-        Ok(b) => b,
-        Err(e) => return json_error(PageError::Bad(format!("expected {{\"text\": \"…\"}}: {e}"))),
+/// The pasted text of a `POST /api/explain` body, by its content type:
+/// `application/json` (or none) `{"text": …}`, a form post's `text` field,
+/// or the body itself (`text/plain` and any other type).
+fn explain_body(headers: &HeaderMap, body: &[u8]) -> Result<String, PageError> {
+    let ctype = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match ctype.as_str() {
+        "" | "application/json" => serde_json::from_slice::<ExplainBody>(body)
+            .map(|b| b.text)
+            .map_err(|e| {
+                PageError::Bad(format!(
+                    "expected {{\"text\": \"…\"}} (or a text/plain body): {e}"
+                ))
+            }),
+        "application/x-www-form-urlencoded" => form_text(body)
+            .ok_or_else(|| PageError::Bad("expected a form with a `text` field".into())),
+        _ => String::from_utf8(body.to_vec())
+            .map_err(|_| PageError::Bad("the body is not UTF-8 text".into())),
+    }
+}
+
+/// The `text` field of a URL-encoded form.
+fn form_text(body: &[u8]) -> Option<String> {
+    serde_urlencoded::from_bytes::<ExplainForm>(body)
+        .ok()
+        .map(|f| f.text)
+}
+
+async fn api_explain(Extract(state): Extract<Shared>, headers: HeaderMap, body: Bytes) -> Response {
+    let text = match explain_body(&headers, &body) {
+        Ok(t) => t,
+        Err(e) => return json_error(e),
     };
-    let text = match pasted(&parsed.text) {
+    let text = match pasted(&text) {
         Ok(t) => t,
         Err(e) => return json_error(e),
     };

@@ -364,6 +364,12 @@ fn issue_url(remote: &str, title: &str, page: &str) -> Option<String> {
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))?;
     let (host, project) = rest.split_once('/')?;
+    // A remote naming a folder (`…/tree/main/crates/x`, `…/-/tree/…`):
+    // the project is what comes before.
+    let project = match host {
+        "github.com" => project.splitn(3, '/').take(2).collect::<Vec<_>>().join("/"),
+        _ => project.split("/-/").next().unwrap_or(project).to_string(),
+    };
     let body = percent_query(&format!("errdex page: {page}\n\n"));
     let title = percent_query(title);
     match host {

@@ -65,6 +65,9 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             db.display()
         )));
     }
+    if let Some(e) = &endpoint {
+        errdex_analyze::llm::reachable(e).map_err(Failure::input)?;
+    }
     let catalog = Catalog::open(db)?;
     let started = Instant::now();
     // Which snapshots, and which errors of each.
@@ -198,7 +201,7 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             );
         }
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, json);
     Ok(0)
 }
 

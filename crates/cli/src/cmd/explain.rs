@@ -35,15 +35,19 @@ pub fn run(
     let bytes = match text {
         Some(t) if t != "-" => t.as_bytes().to_vec(),
         _ => {
+            // One byte past the limit tells whether there was more.
             let mut buf = Vec::new();
             std::io::stdin()
-                .take(input::MAX_INPUT as u64)
+                .take(input::MAX_INPUT as u64 + 1)
                 .read_to_end(&mut buf)
                 .map_err(|e| Failure::input(format!("reading standard input: {e}")))?;
             buf
         }
     };
     let text = input::decode(&bytes).map_err(Failure::input)?;
+    if bytes.len() > input::MAX_INPUT {
+        say_cut(&text);
+    }
     let catalog = db::open_existing(db_path)?;
     let only = lock.map(|l| locked_versions(&catalog, l)).transpose()?;
     let started = Instant::now();
@@ -70,8 +74,20 @@ pub fn run(
     } else {
         print_human(&mut o, &catalog, &explanation, &info)?;
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, json);
     Ok(code)
+}
+
+/// Says on stderr that the input was cut at [`input::MAX_INPUT`], and where
+/// (the byte, line and column after which nothing was read).
+fn say_cut(kept: &str) {
+    let line = kept.lines().count().max(1);
+    let column = kept.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    eprintln!(
+        "errdex: note: the input is longer than {} MiB; only its first {} bytes were read (up to line {line}, column {column})",
+        input::MAX_INPUT >> 20,
+        kept.len(),
+    );
 }
 
 /// The `(repo, revision)` pairs of a lock file's packages as `index lock:`
@@ -108,7 +124,7 @@ fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String
         eprintln!(
             "errdex: note: {missing} of {} locked packages are not indexed (run `errdex index lock:{}`)",
             pairs.len(),
-            lock.display()
+            crate::out::escape_controls(&lock.display().to_string())
         );
     }
     Ok(pairs)

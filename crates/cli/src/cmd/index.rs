@@ -61,6 +61,33 @@ pub struct Options {
     pub history: bool,
     /// Local clones of git dependencies: `(repository URL, folder)`.
     pub clones: Vec<(String, PathBuf)>,
+    /// `--name`: the repo name for the one folder or git source.
+    pub name: Option<String>,
+}
+
+/// Checks a `--name`: one source, a folder or git repository, and a name
+/// of printable characters without spaces that is not a crate's.
+fn check_name(name: &str, specs: &[SourceSpec]) -> Result<(), Failure> {
+    if specs.len() != 1 || !matches!(specs[0], SourceSpec::Dir(_) | SourceSpec::Git(..)) {
+        return Err(Failure::input(
+            "--name takes exactly one DIR or GITDIR source",
+        ));
+    }
+    let bad = name.is_empty()
+        || name.len() > 200
+        || name.starts_with("crate:")
+        || name.starts_with('/')
+        || name.ends_with('/')
+        || name.chars().any(|c| c.is_control() || c.is_whitespace())
+        || name
+            .split('/')
+            .any(|p| p.is_empty() || p == "." || p == "..");
+    if bad {
+        return Err(Failure::input(format!(
+            "--name {name:?}: expected a name like owner/repo (no spaces, no empty, `.` or `..` parts)"
+        )));
+    }
+    Ok(())
 }
 
 /// Parses `--clone URL=DIR` values.
@@ -91,6 +118,9 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
         .iter()
         .map(|s| SourceSpec::parse(s).map_err(Failure::input))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(name) = &opts.name {
+        check_name(name, &specs)?;
+    }
     let extractor = RustExtractor;
     // Opened after the first source loads, so a bad source leaves no file.
     let mut catalog: Option<Catalog> = None;
@@ -104,7 +134,10 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
             continue;
         }
         let started = Instant::now();
-        let snapshot = load(spec, &extractor)?;
+        let mut snapshot = load(spec, &extractor)?;
+        if let Some(name) = &opts.name {
+            snapshot.meta.repo = name.clone();
+        }
         let catalog = match &mut catalog {
             Some(c) => c,
             None => catalog.insert(Catalog::open(db)?),
@@ -121,10 +154,11 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
                 "{}",
                 serde_json::to_string(&summary).expect("summaries serialise")
             );
+            crate::out::print_json(&o);
         } else {
             print_summary(&mut o, &summary);
+            crate::out::print(&o);
         }
-        crate::out::print(&o);
     }
     Ok(0)
 }
@@ -146,7 +180,7 @@ fn load(spec: &SourceSpec, extractor: &RustExtractor) -> Result<Snapshot, Failur
 fn index_one(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
-    snapshot: Snapshot,
+    mut snapshot: Snapshot,
     git_dir: Option<&Path>,
     started: Instant,
     opts: &Options,
@@ -157,11 +191,9 @@ fn index_one(
             .expect("static template")
             .progress_chars("=> "),
     );
-    let trace = git_dir.map(|dir| History {
-        dir,
-        rev: &snapshot.meta.revision,
-    });
-    let stored = extract_and_store(catalog, extractor, &snapshot, opts.reuse, trace, &bar)?;
+    let rev = snapshot.meta.revision.clone();
+    let trace = git_dir.map(|dir| History { dir, rev: &rev });
+    let stored = extract_and_store(catalog, extractor, &mut snapshot, opts.reuse, trace, &bar)?;
     bar.finish_and_clear();
     let Stored {
         extraction,
@@ -276,12 +308,12 @@ fn index_lock(
     let wanted = |f: &str| extractor.handles(f);
     for (p, checksum) in todo {
         bar.set_message(format!("{}@{}", p.name, p.version));
-        let snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
+        let mut snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
             .map_err(Failure::input)?;
         extract_and_store(
             catalog,
             extractor,
-            &snapshot,
+            &mut snapshot,
             opts.reuse,
             None,
             &ProgressBar::hidden(),
@@ -292,7 +324,7 @@ fn index_lock(
     for (p, from) in local {
         bar.set_message(format!("{}@{}", p.name, p.version));
         bar.inc(1);
-        let (snapshot, label) = match &from {
+        let (mut snapshot, label) = match &from {
             Local::Path(dir) => (
                 errdex_source::load_path_package(&p.name, dir, &wanted).map_err(Failure::input)?,
                 format!("{}@{} (path {})", p.name, p.version, dir.display()),
@@ -330,7 +362,7 @@ fn index_lock(
         extract_and_store(
             catalog,
             extractor,
-            &snapshot,
+            &mut snapshot,
             opts.reuse,
             None,
             &ProgressBar::hidden(),
@@ -371,7 +403,7 @@ fn index_lock(
             summary.seconds
         );
     }
-    crate::out::print(&o);
+    crate::out::emit(&o, opts.json);
     Ok(())
 }
 
@@ -404,11 +436,12 @@ struct History<'a> {
 
 /// Extracts a snapshot, reusing the cached result of every file whose path
 /// and text an earlier snapshot already had (unless `reuse` is off), and
-/// writes it with the results of the files it parsed.
+/// writes it with the results of the files it parsed. Files nested too
+/// deeply to walk are taken out of the snapshot and counted as skipped.
 fn extract_and_store(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
-    snapshot: &Snapshot,
+    snapshot: &mut Snapshot,
     reuse: bool,
     history: Option<History>,
     bar: &ProgressBar,
@@ -430,8 +463,10 @@ fn extract_and_store(
         Default::default()
     };
     let earlier = |i: usize| cached.get(&i).and_then(|b| FileExtraction::decode(b));
-    let r =
+    let mut r =
         errdex_extract::extract_all_reusing(extractor, &snapshot.files, &earlier, &|_| bar.inc(1));
+    drop_too_deep(snapshot, &mut r);
+    let snapshot = &*snapshot;
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     let (origins, history) = match history {
         Some(h) => {
@@ -462,6 +497,34 @@ fn extract_and_store(
         written,
         history,
     })
+}
+
+/// Takes the files the extractor found too deep out of the snapshot (so
+/// their text is neither stored nor parsed again by analysis or the web
+/// server) and counts them as skipped; renumbers the parsed results.
+fn drop_too_deep(snapshot: &mut Snapshot, r: &mut errdex_extract::Reused) {
+    if r.too_deep.is_empty() {
+        return;
+    }
+    let deep: HashSet<usize> = r.too_deep.iter().copied().collect();
+    let mut renumber = vec![usize::MAX; snapshot.files.len()];
+    let mut kept = Vec::with_capacity(snapshot.files.len() - deep.len());
+    for (i, f) in std::mem::take(&mut snapshot.files).into_iter().enumerate() {
+        if deep.contains(&i) {
+            snapshot.skips.push(errdex_source::Skip {
+                path: f.path,
+                reason: errdex_source::SkipReason::TooDeep,
+            });
+        } else {
+            renumber[i] = kept.len();
+            kept.push(f);
+        }
+    }
+    snapshot.files = kept;
+    r.parsed.retain(|(i, _)| !deep.contains(i));
+    for (i, _) in &mut r.parsed {
+        *i = renumber[*i];
+    }
 }
 
 /// One history pass for every site's message: each distinct key is

@@ -30,7 +30,7 @@ pub fn run(
             "{}",
             serde_json::to_string(&errors).expect("rows serialise")
         );
-        crate::out::print(&o);
+        crate::out::print_json(&o);
         return Ok(0);
     }
     for e in &errors {

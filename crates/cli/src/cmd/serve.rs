@@ -5,15 +5,23 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-pub fn run(db: &Path, addr: &str, base_url: Option<&str>) -> Result<u8, Failure> {
+pub fn run(
+    db: &Path,
+    addr: &str,
+    base_url: Option<&str>,
+    limits: errdex_web::Limits,
+) -> Result<u8, Failure> {
     if !db.exists() {
         return Err(Failure::input(format!(
             "no catalogue at {}: run `errdex index` first",
             db.display()
         )));
     }
+    // Idle connections must not run the process out of descriptors.
+    errdex_web::raise_fd_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .thread_stack_size(crate::THREAD_STACK_BYTES)
         .build()
         .map_err(|e| Failure::input(format!("starting the server: {e}")))?;
     runtime.block_on(async {
@@ -33,7 +41,7 @@ pub fn run(db: &Path, addr: &str, base_url: Option<&str>) -> Result<u8, Failure>
         // The first line says where: tests and scripts read it.
         println!("errdex: serving http://{local}");
         let _ = std::io::stdout().flush();
-        errdex_web::serve(listener, Arc::new(state))
+        errdex_web::serve(listener, Arc::new(state), limits)
             .await
             .map_err(|e| Failure::input(format!("server: {e}")))?;
         Ok(0)

@@ -105,7 +105,7 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             );
         }
         let _ = writeln!(o, "{value}");
-        crate::out::print(&o);
+        crate::out::print_json(&o);
         return Ok(0);
     }
     let _ = writeln!(

@@ -54,6 +54,12 @@ impl Extractor for RustExtractor {
             let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
                 return FileExtraction::default();
             };
+            if crate::deeper_than(tree.root_node(), crate::MAX_SYNTAX_DEPTH) {
+                return FileExtraction {
+                    too_deep: true,
+                    ..FileExtraction::default()
+                };
+            }
             let mut w = Walker::new(file, parser);
             w.out.syntax_errors = count_errors(tree.root_node());
             w.visit(tree.root_node());
