@@ -310,8 +310,8 @@ struct Local {
 /// then an enum variant (which error), then a struct (its data).
 fn layer_class(k: MatchKind) -> u8 {
     match k {
-        MatchKind::Site(k) if k == Kind::DebugDerive => 1,
-        MatchKind::Site(k) if k == Kind::DebugVariant => 2,
+        MatchKind::Site(Kind::DebugDerive) => 1,
+        MatchKind::Site(Kind::DebugVariant) => 2,
         MatchKind::Site(_) => 3,
         MatchKind::Literal | MatchKind::Location => 0,
     }

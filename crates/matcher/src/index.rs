@@ -262,7 +262,7 @@ impl Index {
             .strip_prefix("crate:")
             .unwrap_or(inner_repo)
             .replace('-', "_");
-        deps.iter().any(|d| *d == name)
+        deps.contains(&name)
     }
 
     /// Number of (error, snapshot) entries.
