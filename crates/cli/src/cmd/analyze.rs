@@ -118,15 +118,23 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             Some(id) => vec![id],
             None => {
                 let mut ids = catalog.snapshot_error_ids(row.id)?;
+                let listed = catalog.list_errors(Some(&row.repo), None)?;
+                // Derived-`Debug` shapes are declarations, not places that
+                // raise errors: their pages are made on demand by `show`.
+                let shapes: std::collections::HashSet<&str> = listed
+                    .iter()
+                    .filter(|e| e.kind.is_debug_shape())
+                    .map(|e| e.id.as_str())
+                    .collect();
+                ids.retain(|id| !shapes.contains(id.as_str()));
                 if let Some(n) = opts.limit {
                     // Library errors first (stable within each group).
-                    let tests: std::collections::HashSet<String> = catalog
-                        .list_errors(Some(&row.repo), None)?
-                        .into_iter()
+                    let tests: std::collections::HashSet<&str> = listed
+                        .iter()
                         .filter(|e| e.is_test)
-                        .map(|e| e.id)
+                        .map(|e| e.id.as_str())
                         .collect();
-                    ids.sort_by_key(|id| tests.contains(id));
+                    ids.sort_by_key(|id| tests.contains(id.as_str()));
                     ids.truncate(n);
                 }
                 ids
