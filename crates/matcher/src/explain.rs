@@ -559,7 +559,20 @@ impl Index {
             d
         };
         let mut best = root;
-        let mut best_key = (layer_class(out[root].kind), 0u32);
+        // An `unwrap`/`expect` says nothing of the error it printed: any
+        // layer a site explains inside it is more telling.
+        let wrapper = matches!(
+            out[root].kind,
+            MatchKind::Site(Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr)
+        );
+        let mut best_key = (
+            if wrapper {
+                0
+            } else {
+                layer_class(out[root].kind)
+            },
+            0u32,
+        );
         // Breadth first, holes in order: of equal layers the first printed wins.
         let mut queue = std::collections::VecDeque::from([root]);
         while let Some(i) = queue.pop_front() {

@@ -427,7 +427,7 @@ fn is_decoration(line: &str) -> bool {
     let gutter = t
         .trim_start_matches(|c: char| c.is_ascii_digit())
         .trim_start();
-    gutter.starts_with('|')
+    gutter.starts_with(['|', '│'])
         || gutter.starts_with('>') && t.starts_with(|c: char| c.is_ascii_digit())
         || t.starts_with(['╭', '│', '·', '╰', '├', '┬', '┴', '─'])
         || t.chars()
