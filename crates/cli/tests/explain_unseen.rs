@@ -88,23 +88,39 @@ fn explains_real_output_of_crates_it_was_not_built_with() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    // (case, first match) — each line read in the crate's source.
+    // (case, first match without a backtrace, with one) — each line read
+    // in the crate's source.
     let cases = [
         // The user's unwrap: the payload's variant, not some crate's unwrap.
-        ("unwrap", "crate:hex src/error.rs:12 debug_variant"),
+        ("unwrap", "crate:hex src/error.rs:12 debug_variant", None),
         // Derived Debug of a struct variant, field names as evidence.
-        ("debug", "crate:hex src/error.rs:8 debug_variant"),
+        ("debug", "crate:hex src/error.rs:8 debug_variant", None),
         // Display behind the program's own prefix.
-        ("display", "crate:hex src/error.rs:27 display"),
+        ("display", "crate:hex src/error.rs:27 display", None),
         // anyhow chain: the library's layer, not the program's context.
-        ("chain", "crate:hex src/error.rs:29 display"),
-        // `#[track_caller]` push: the unwrap inside arrayvec a frame names.
-        ("push", "crate:arrayvec src/arrayvec_impl.rs:40 unwrap"),
+        ("chain", "crate:hex src/error.rs:29 display", None),
+        // A `#[track_caller]` push: the header names the program's line, so
+        // the payload's `Debug` answers; a backtrace names the unwrap
+        // inside arrayvec that panicked.
+        (
+            "push",
+            "crate:arrayvec src/errors.rs:46 debug_impl",
+            Some("crate:arrayvec src/arrayvec_impl.rs:40 unwrap"),
+        ),
         // serde's default text inside serde_json's position wrapper.
-        ("serde", "crate:serde src/core/de/mod.rs:214 serde_custom"),
+        (
+            "serde",
+            "crate:serde src/core/de/mod.rs:214 serde_custom",
+            None,
+        ),
     ];
-    for (case, want) in cases {
+    for (case, plain, with_backtrace) in cases {
         for backtrace in [false, true] {
+            let want = if backtrace {
+                with_backtrace.unwrap_or(plain)
+            } else {
+                plain
+            };
             let input = run(&dir, case, backtrace);
             let (code, answer) = explain(&db, &input);
             assert_eq!(code, Some(0), "{case}: {input}");
@@ -112,10 +128,32 @@ fn explains_real_output_of_crates_it_was_not_built_with() {
         }
     }
 
-    // The chain's top line is the program's own context: listed as
-    // unexplained, never matched.
-    let (_, chain) = explain(&db, &run(&dir, "chain", false));
+    // The chain's top line is the program's own context: the lock file's
+    // workspace member (the program) is indexed, so its `.context(..)`
+    // site explains it, after the library's layer. Where the program is
+    // not indexed, the line is listed as unexplained and never matched.
+    let chain_output = run(&dir, "chain", false);
+    let (_, chain) = explain(&db, &chain_output);
     assert_eq!(chain["messages"][0]["text"], "loading the signing key");
+    let context = chain["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["message"] == 0)
+        .unwrap();
+    assert_eq!(site(context), "unseen src/main.rs:18 context");
+    let only_hex = tmp.path().join("hex.db");
+    let out = errdex(&only_hex)
+        .args(["index", "--no-history", "crate:hex@0.4.3"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let (code, chain) = explain(&only_hex, &chain_output);
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        site(&chain["matches"][0]),
+        "crate:hex src/error.rs:29 display"
+    );
     assert!(chain["unexplained"]
         .as_array()
         .unwrap()
