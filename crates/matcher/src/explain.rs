@@ -561,10 +561,7 @@ impl Index {
         let mut best = root;
         // An `unwrap`/`expect` says nothing of the error it printed: any
         // layer a site explains inside it is more telling.
-        let wrapper = matches!(
-            out[root].kind,
-            MatchKind::Site(Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr)
-        );
+        let wrapper = matches!(out[root].kind, MatchKind::Site(k) if unwraps(k));
         let mut best_key = (
             if wrapper {
                 0
@@ -1236,6 +1233,15 @@ fn in_function(e: &errdex_catalog::MatchEntry, krate: &str, path: &[String]) -> 
             .all(|(a, b)| a == b)
 }
 
+/// `unwrap`/`expect` and kin: std prints the error value after them, and
+/// they say nothing of it.
+fn unwraps(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr
+    )
+}
+
 /// Kinds whose text std writes (`unwrap`'s): located by the method call.
 fn is_std_wrapper(kind: Kind) -> bool {
     matches!(kind, Kind::Unwrap | Kind::UnwrapErr)
@@ -1302,12 +1308,7 @@ fn explains_enough(k: &Match, text: &str) -> bool {
 /// hole printed, such as a position's name).
 fn is_root_cause(outer: &Match, inner: &Match) -> bool {
     let wrapper = match outer.kind {
-        MatchKind::Site(k) => {
-            matches!(
-                k,
-                Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr | Kind::DebugImpl
-            ) || k.is_debug_shape()
-        }
+        MatchKind::Site(k) => unwraps(k) || k == Kind::DebugImpl || k.is_debug_shape(),
         MatchKind::Literal | MatchKind::Location => false,
     };
     let site = matches!(inner.kind, MatchKind::Site(_));
@@ -1356,7 +1357,7 @@ fn quoted_strings(s: &str) -> Vec<String> {
 /// (`Some(x)` → `x`); `None` prints nothing of a crate's.
 fn strip_std_shapes(s: &str) -> &str {
     let mut t = s.trim();
-    while let Some(inner) = ["Some(", "Ok(", "Err("]
+    while let Some(inner) = crate::index::STD_WRAPPERS
         .iter()
         .find_map(|p| t.strip_prefix(p)?.strip_suffix(')'))
     {

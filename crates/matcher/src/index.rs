@@ -109,11 +109,11 @@ pub(crate) fn literal_template(text: &str) -> Template {
 
 /// `Option`'s and `Result`'s variants as derived `Debug` prints them.
 fn is_std_shape(template: &str) -> bool {
-    template == "None"
-        || ["Some(", "Ok(", "Err("]
-            .iter()
-            .any(|p| template.starts_with(p))
+    template == "None" || STD_WRAPPERS.iter().any(|p| template.starts_with(p))
 }
+
+/// How `Debug` opens `Option`'s and `Result`'s variants around a value.
+pub(crate) const STD_WRAPPERS: [&str; 3] = ["Some(", "Ok(", "Err("];
 
 /// A word's hash, for the cheap all-words check.
 pub(crate) fn word_hash(w: &str) -> u64 {
