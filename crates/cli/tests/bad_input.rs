@@ -36,7 +36,7 @@ fn hostile_tree_is_indexed_with_counted_skips() {
     )
     .unwrap();
     std::fs::write(root.join("src/nul.rs"), b"fn h() {}\0\0\0").unwrap();
-    let big = "// filler\n".repeat(450_000);
+    let big = "// filler\n".repeat(1_700_000);
     std::fs::write(root.join("src/huge.rs"), big).unwrap();
     std::fs::write(
         root.join("src/broken.rs"),

@@ -184,3 +184,81 @@ fn explains_real_output_of_crates_it_was_not_built_with() {
     assert!(prose["matches"].as_array().unwrap().is_empty());
     assert_eq!(prose["unexplained"], serde_json::json!([0]));
 }
+
+/// Rules that hold for any crate, on a small one written here: where a
+/// report's line names the caller, what a text built from a literal and a
+/// value is, and a program's words before an error's `Debug`.
+#[test]
+fn reports_name_callers_literals_take_values_context_precedes_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("slots");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[package]\nname = \"slots\"\nversion = \"0.1.0\"\n",
+    )
+    .unwrap();
+    let lib = r#"use std::fmt;
+
+pub fn take_here(v: &mut Vec<u8>) {
+    if v.is_empty() {
+        panic!("the slot is already taken");
+    }
+}
+
+#[cfg_attr(debug_assertions, track_caller)]
+pub fn take_at_caller(v: &mut Vec<u8>) {
+    if v.is_empty() {
+        panic!("the slot is already taken");
+    }
+}
+
+pub struct BadChar {
+    index: usize,
+}
+
+impl fmt::Display for BadChar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let msg = "unexpected character at index ";
+        write!(f, "{}{}", msg, self.index)
+    }
+}
+
+#[derive(Debug)]
+pub struct Cycle(pub usize);
+"#;
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    let db = tmp.path().join("s.db");
+    let out = errdex(&db).arg("index").arg(&root).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line_of = |needle: &str| lib.lines().position(|l| l.contains(needle)).unwrap() + 1;
+
+    // The program's own line is named: only the `track_caller` fn reports
+    // its caller's line; the other would have named its own.
+    let (_, v) = explain(
+        &db,
+        "thread 'main' (7) panicked at src/main.rs:3:5:\nthe slot is already taken\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+    );
+    let first = &v["matches"][0];
+    assert_eq!(first["line"], line_of("panic!(\"the slot") + 7, "{v:#}");
+
+    // A literal that ends in a space is the head of a text a value ends.
+    let (code, v) = explain(&db, "unexpected character at index 11\n");
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        v["matches"][0]["line"],
+        line_of("unexpected character"),
+        "{v:#}"
+    );
+
+    // The program's words, then a value's derived `Debug`.
+    let (code, v) = explain(&db, "dependency cycle: Cycle(3)\n");
+    assert_eq!(code, Some(0), "{v:#}");
+    let first = &v["matches"][0];
+    assert_eq!(first["kind"], "debug_derive", "{v:#}");
+    assert_eq!(first["line"], line_of("pub struct Cycle"), "{v:#}");
+}

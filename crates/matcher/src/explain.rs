@@ -64,6 +64,9 @@ const MIN_SHARE: f64 = 0.3;
 const MIN_VALUE_TEXT: f64 = 0.4;
 /// A site that does not panic, for a panic's message, counts this share.
 const NOT_A_PANIC: f64 = 0.85;
+/// Weight of a panicking site whose report would have named its own line
+/// where the report names another.
+const LOCATED_ELSEWHERE: f64 = 0.6;
 /// Literal characters of a partial match that make it a phrase, not a word.
 const MIN_PHRASE: usize = 12;
 /// A resemblance is an answer when this share of the text's words are the
@@ -267,6 +270,10 @@ struct Candidate {
     is_test: bool,
     /// The message is a panic's and this site does not panic.
     panic_mismatch: bool,
+    /// The report names a location, and this site would have named its
+    /// own: it panics, not at the caller's line (`#[track_caller]`), and
+    /// is not in a macro expanded elsewhere.
+    located_elsewhere: bool,
 }
 
 impl Candidate {
@@ -296,6 +303,9 @@ impl Candidate {
         if self.panic_mismatch {
             s *= NOT_A_PANIC;
         }
+        if self.located_elsewhere {
+            s *= LOCATED_ELSEWHERE;
+        }
         s
     }
 }
@@ -307,14 +317,35 @@ struct Local {
 }
 
 /// How telling a layer of a printed value is: a message a crate wrote,
-/// then an enum variant (which error), then a struct (its data).
-fn layer_class(k: MatchKind) -> u8 {
-    match k {
+/// then an enum variant (which error), then a struct (its data). A
+/// hand-written `Debug` that prints the derived shape (`Name { field: .. }`,
+/// `Name(..)`) around its holes is a struct's data too.
+fn layer_class(k: &Match) -> u8 {
+    match k.kind {
         MatchKind::Site(Kind::DebugDerive) => 1,
         MatchKind::Site(Kind::DebugVariant) => 2,
+        MatchKind::Site(_) if is_data_shape(&k.template) => 1,
         MatchKind::Site(_) => 3,
         MatchKind::Literal | MatchKind::Location => 0,
     }
+}
+
+/// Whether a template (as shown, `{{` for a brace) prints a value the way
+/// derived `Debug` does: a type name, then its fields or tuple in braces or
+/// parentheses, with holes inside.
+fn is_data_shape(template: &str) -> bool {
+    let name_end = template
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(template.len());
+    let (name, rest) = template.split_at(name_end);
+    let holes_inside = |inner: &str| inner.replace("{{", "").contains('{');
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && ((rest.starts_with(" {{ ")
+            && rest.ends_with(" }}")
+            && holes_inside(&rest[4..rest.len() - 3]))
+            || (rest.starts_with('(')
+                && rest.ends_with(')')
+                && holes_inside(&rest[1..rest.len() - 1])))
 }
 
 impl Index {
@@ -330,7 +361,12 @@ impl Index {
                     .then(|| stdtext::expect_payload(&m.text))
                     .flatten()
             });
-            locals.push(self.explain_message(mi, m));
+            let local = self.explain_message(mi, m);
+            let local = match local.answer {
+                None if m.std.is_none() => self.explain_context_value(mi, &m.text).unwrap_or(local),
+                _ => local,
+            };
+            locals.push(local);
         }
         // The most telling message first: one with an answer, the deepest
         // layer of a chain, the best answer.
@@ -547,6 +583,21 @@ impl Index {
         }
     }
 
+    /// A line no template explains whole that ends in `context: Value`
+    /// (the program's words, then an error's `Debug`): the value's layers,
+    /// the words left unexplained.
+    fn explain_context_value(&self, mi: usize, text: &str) -> Option<Local> {
+        let value = stdtext::debug_value_after_colon(text)?;
+        let k = self.explain_value(mi, value, None)?;
+        let mut out = vec![k];
+        self.explain_holes(mi, 0, &mut out, 1);
+        let answer = self.innermost(&out, 0);
+        explains_enough(&out[answer], value).then_some(Local {
+            matches: out,
+            answer: Some(answer),
+        })
+    }
+
     /// The deepest, most telling layer under match `root` that a site
     /// explains whole.
     fn innermost(&self, out: &[Match], root: usize) -> usize {
@@ -562,14 +613,7 @@ impl Index {
         // An `unwrap`/`expect` says nothing of the error it printed: any
         // layer a site explains inside it is more telling.
         let wrapper = matches!(out[root].kind, MatchKind::Site(k) if unwraps(k));
-        let mut best_key = (
-            if wrapper {
-                0
-            } else {
-                layer_class(out[root].kind)
-            },
-            0u32,
-        );
+        let mut best_key = (if wrapper { 0 } else { layer_class(&out[root]) }, 0u32);
         // Breadth first, holes in order: of equal layers the first printed wins.
         let mut queue = std::collections::VecDeque::from([root]);
         while let Some(i) = queue.pop_front() {
@@ -586,11 +630,11 @@ impl Index {
                     && (same || k.literal_chars >= 8))
                     || ((same || k.literal_chars >= 12)
                         && k.evidence.contains(&Evidence::TemplatePart)
-                        && layer_class(k.kind) == 3);
+                        && layer_class(k) == 3);
                 if !whole || !is_root_cause(&out[i], k) {
                     continue;
                 }
-                let key = (layer_class(k.kind), depth(j));
+                let key = (layer_class(k), depth(j));
                 if key > best_key {
                     best = j;
                     best_key = key;
@@ -1175,8 +1219,15 @@ impl Index {
             match t {
                 Target::Site(e, s) => {
                     let e = &self.entries[*e as usize].error;
-                    c.is_test = e.sites[*s as usize].is_test;
+                    let site = &e.sites[*s as usize];
+                    c.is_test = site.is_test;
                     c.panic_mismatch = panic && !e.kind.panics();
+                    c.located_elsewhere = panic
+                        && location.is_some()
+                        && e.kind.panics()
+                        && !site.reported_at_caller
+                        && !e.item_path.contains('!')
+                        && !c.evidence.contains(Evidence::Location);
                 }
                 Target::Literal(_) => c.panic_mismatch = false,
             }
@@ -1406,5 +1457,18 @@ mod tests {
         assert_eq!(strip_std_shapes("Some(Ok(Timeout))"), "Timeout");
         assert_eq!(strip_std_shapes("None"), "");
         assert_eq!(strip_std_shapes("Something(1)"), "Something(1)");
+    }
+
+    #[test]
+    fn hand_written_debug_in_the_derived_shape_is_data() {
+        assert!(is_data_shape("TrySendError {{ kind: {:?} }}"));
+        assert!(is_data_shape(
+            "DecodeError {{ description: {:?}, stack: {:?} }}"
+        ));
+        assert!(is_data_shape("Error({:?})"));
+        assert!(!is_data_shape("SendError(..)"));
+        assert!(!is_data_shape("Timeout"));
+        assert!(!is_data_shape("invalid key {{ {} }}"));
+        assert!(!is_data_shape("{} at {}"));
     }
 }

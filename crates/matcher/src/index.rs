@@ -70,8 +70,23 @@ fn has_debug_suffix(kind: Kind) -> bool {
 
 /// A free literal as a template: one that reads as a format string
 /// (`expected {}, found {name:?}`, braces doubled elsewhere) has holes
-/// where it has placeholders; any other is literal text.
+/// where it has placeholders; any other is literal text. A literal that
+/// ends in a space (`"unexpected character at index "`) is the head of a
+/// text a value completes: a hole follows it.
 pub(crate) fn literal_template(text: &str) -> Template {
+    let mut t = format_literal(text);
+    let open_end = text.ends_with(' ') && !text.trim().is_empty();
+    if open_end && !matches!(t.pieces().last(), Some(Piece::Hole(_))) {
+        t.push_hole(errdex_model::Hole {
+            arg: String::new(),
+            spec: String::new(),
+        });
+    }
+    t
+}
+
+/// [`literal_template`]'s placeholders, where the literal is a format string.
+fn format_literal(text: &str) -> Template {
     let mut t = Template::new();
     let mut lit = String::new();
     let mut rest = text;
@@ -341,5 +356,13 @@ mod tests {
         let t = literal_template("match {x + 1} here");
         assert_eq!(t.pieces().len(), 1);
         assert!(is_std_shape("Some({0:?})") && is_std_shape("None") && !is_std_shape("Nothing"));
+    }
+
+    #[test]
+    fn a_literal_ending_in_a_space_is_completed_by_a_value() {
+        let t = literal_template("unexpected character at index ");
+        assert_eq!(t.to_string(), "unexpected character at index {}");
+        assert_eq!(literal_template("no value follows").pieces().len(), 1);
+        assert_eq!(literal_template("   ").pieces().len(), 1);
     }
 }

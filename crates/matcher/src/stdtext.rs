@@ -203,15 +203,21 @@ pub fn recognise(text: &str) -> Option<StdText> {
 /// `Name(..)`, `Name { .. }` or a quoted string after the first `: ` that
 /// is followed by one.
 pub fn expect_payload(text: &str) -> Option<StdText> {
+    debug_value_after_colon(text).map(|rest| StdText {
+        source: "Result::expect",
+        template: "{msg}: {err:?}",
+        payload: Some(rest.to_string()),
+    })
+}
+
+/// The `Debug` value after the first `: ` that is followed by one
+/// (`context: Name(..)`), as a program prints an error after its own words.
+pub fn debug_value_after_colon(text: &str) -> Option<&str> {
     let mut from = 0;
     while let Some(i) = text[from..].find(": ") {
         let rest = text[from + i + 2..].trim();
         if looks_like_debug_value(rest) {
-            return Some(StdText {
-                source: "Result::expect",
-                template: "{msg}: {err:?}",
-                payload: Some(rest.to_string()),
-            });
+            return Some(rest);
         }
         from += i + 2;
     }

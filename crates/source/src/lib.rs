@@ -19,8 +19,9 @@ use std::path::PathBuf;
 
 pub use crates::CrateSpec;
 
-/// Files larger than this are skipped.
-pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Files larger than this are skipped. Generated sources (time-zone and
+/// Unicode tables, bindings) reach several MiB and hold real error sites.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// What to index, as the user wrote it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -10,7 +10,7 @@ pub struct Attrs<'t> {
     pub test_fn: bool,
     /// `#[cfg(test)]` or `#[cfg(all(test, ..))]`.
     pub cfg_test: bool,
-    /// `#[track_caller]`.
+    /// `#[track_caller]`, also under `cfg_attr`.
     pub track_caller: bool,
     /// `#[should_panic]`, with its `expected` text when given.
     pub should_panic: Option<Option<String>>,
@@ -75,6 +75,9 @@ impl<'t> Attrs<'t> {
                 self.test_fn = true
             }
             "track_caller" => self.track_caller = true,
+            // `#[cfg_attr(debug_assertions, track_caller)]`: the builds
+            // that panic there name the caller.
+            "cfg_attr" if has_word(args_text, "track_caller") => self.track_caller = true,
             "should_panic" => {
                 let expected = args.and_then(|a| {
                     let mut c = a.walk();
