@@ -77,6 +77,10 @@ pub struct FileExtraction {
     pub consts: Vec<ConstDef>,
     /// Names of types that are errors.
     pub error_types: Vec<String>,
+    /// Each struct or enum declared here, with the type names its fields
+    /// mention (`Box<Kind>` gives `Box` and `Kind`): what an error holds
+    /// prints as part of it.
+    pub type_fields: Vec<(String, Vec<String>)>,
     /// Invocations of other macros.
     pub macro_calls: Vec<MacroCall>,
     /// Modules declared `#[cfg(test)] mod name;` (their files are tests),

@@ -11,6 +11,39 @@ use std::collections::{HashMap, HashSet};
 /// (a short expectation matches too much to say anything).
 const MAX_SHOULD_PANIC_LINKS: usize = 8;
 
+/// How many levels of fields below an error type still print as part of
+/// its message (`Error { kind: Kind }`, `Kind::Io(Repr)`).
+const HELD_DEPTH: usize = 2;
+
+/// The types an error type holds in its fields, down [`HELD_DEPTH`]
+/// levels: their `Display` prints inside the error's.
+fn held_by_errors<'a>(
+    files: &'a [FileExtraction],
+    is_error: impl Fn(&str) -> bool,
+) -> HashSet<&'a str> {
+    // Types of one name in several modules count together.
+    let mut fields: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (t, held) in files.iter().flat_map(|f| &f.type_fields) {
+        fields
+            .entry(t.as_str())
+            .or_default()
+            .extend(held.iter().map(String::as_str));
+    }
+    let mut level: Vec<&str> = fields.keys().copied().filter(|t| is_error(t)).collect();
+    let mut held: HashSet<&str> = HashSet::new();
+    for _ in 0..HELD_DEPTH {
+        let next: Vec<&str> = level
+            .iter()
+            .filter_map(|t| fields.get(t))
+            .flatten()
+            .copied()
+            .filter(|t| fields.contains_key(t) && !is_error(t) && held.insert(t))
+            .collect();
+        level = next;
+    }
+    held
+}
+
 /// Resolves per-file extractions into one snapshot's sites.
 pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> Extraction {
     let error_types: HashSet<&str> = files
@@ -25,8 +58,10 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
         .iter()
         .flat_map(|f| f.test_modules.iter().map(String::as_str))
         .collect();
-    let is_error_type =
+    let named_error =
         |t: &str| error_types.contains(t) || t.contains("Error") || t.ends_with("Err");
+    let held = held_by_errors(&files, named_error);
+    let is_error_type = |t: &str| named_error(t) || held.contains(t);
 
     let mut sites: Vec<Site> = Vec::new();
     let mut docs: HashMap<&str, Vec<&Evidence>> = HashMap::new();

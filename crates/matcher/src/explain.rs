@@ -659,13 +659,17 @@ impl Index {
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
             return None;
         }
-        let ranked = self.rank(t, None, &[], false, false);
         let memo = Memo::default();
-        let norm = normalize(t);
-        let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
-        let i = self.default_definition(&ranked, i).unwrap_or(i);
-        let (target, c) = &ranked[i];
-        Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
+        let whole = |t: &str| {
+            let ranked = self.rank(t, None, &[], false, false);
+            let norm = normalize(t);
+            let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
+            let i = self.default_definition(&ranked, i).unwrap_or(i);
+            let (target, c) = &ranked[i];
+            Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
+        };
+        // Else the message after the program's words (`reading x: msg`).
+        whole(t).or_else(|| after_context(t).and_then(whole))
     }
 
     /// When the chosen site calls a library's default error constructor
@@ -825,10 +829,10 @@ impl Index {
                 total += x;
                 continue;
             }
-            let ranked = self.rank(v, None, &[], false, false);
-            let vn = normalize(v);
-            let x = self
-                .choose(
+            let layer = |v: &str| {
+                let ranked = self.rank(v, None, &[], false, false);
+                let vn = normalize(v);
+                self.choose(
                     &ranked,
                     &vn,
                     Some(Parent { snapshot, trailing }),
@@ -838,7 +842,15 @@ impl Index {
                 .map_or(0.0, |i| {
                     let (t2, c2) = &ranked[i];
                     self.explained(*t2, c2, &vn, depth + 1, memo) * self.layer_weight(snapshot, *t2)
-                });
+                })
+            };
+            let mut x = layer(v);
+            if x == 0.0 {
+                // The program's words before a message (`reading x: msg`).
+                if let Some(rest) = after_context(v) {
+                    x = layer(rest);
+                }
+            }
             memo.borrow_mut().insert(key, x);
             if lead && x == 0.0 {
                 return None;
@@ -1256,8 +1268,14 @@ impl Index {
             .into_iter()
             .map(|(t, c)| (c.rank_value(), t, c))
             .collect();
+        // Equal scores: the crate more indexed code depends on, then the
+        // place (a stable order).
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
+                .then_with(|| {
+                    let d = |t: Target| self.dependents_of(self.repo_of(t));
+                    d(b.1).cmp(&d(a.1))
+                })
                 .then_with(|| self.place(a.1).cmp(&self.place(b.1)))
         });
         scored.into_iter().map(|(_, t, c)| (t, c)).collect()
@@ -1282,6 +1300,14 @@ fn in_function(e: &errdex_catalog::MatchEntry, krate: &str, path: &[String]) -> 
             .iter()
             .zip(&path[path.len() - n..])
             .all(|(a, b)| a == b)
+}
+
+/// The text after a leading `words: `, when what follows is long enough
+/// to be a message of its own.
+fn after_context(v: &str) -> Option<&str> {
+    let (_, rest) = v.split_once(": ")?;
+    let rest = rest.trim();
+    (rest.chars().count() >= 3 && rest.chars().any(char::is_alphabetic)).then_some(rest)
 }
 
 /// `unwrap`/`expect` and kin: std prints the error value after them, and

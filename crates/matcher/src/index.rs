@@ -61,6 +61,8 @@ pub struct Index {
     pub(crate) snapshots: HashMap<(String, String), i64>,
     /// Snapshot row id → the crates it depends on, where known.
     pub(crate) deps: HashMap<i64, Vec<String>>,
+    /// Crate name (`_` for `-`) → how many indexed snapshots depend on it.
+    pub(crate) dependents: HashMap<String, u32>,
 }
 
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
@@ -256,6 +258,7 @@ impl Index {
             by_line,
             snapshots,
             deps: HashMap::new(),
+            dependents: HashMap::new(),
         }
     }
 
@@ -263,8 +266,22 @@ impl Index {
     /// inside another comes from the same snapshot or one of its
     /// dependencies.
     pub fn with_dependencies(mut self, deps: HashMap<i64, Vec<String>>) -> Self {
+        self.dependents.clear();
+        for name in deps.values().flatten() {
+            *self.dependents.entry(name.clone()).or_default() += 1;
+        }
         self.deps = deps;
         self
+    }
+
+    /// How many indexed snapshots depend on the crate of `repo`: of two
+    /// crates printing the same text, the one more code runs on.
+    pub(crate) fn dependents_of(&self, repo: &str) -> u32 {
+        let name = repo
+            .strip_prefix("crate:")
+            .unwrap_or(repo)
+            .replace('-', "_");
+        self.dependents.get(&name).copied().unwrap_or(0)
     }
 
     /// Whether a message of snapshot `outer` may print one of `inner`

@@ -365,7 +365,12 @@ pub fn parse(text: &str) -> Vec<Message> {
             while i < lines.len() && is_decoration(lines[i]) {
                 i += 1;
             }
-            report_depth += 1;
+            // Below the header, whatever layer it was (an `error=` field
+            // is already one below its event).
+            report_depth = out
+                .last()
+                .map_or(report_depth, |m| m.layer.max(report_depth))
+                + 1;
             continue;
         }
         if let Some(fields) = json_log(line) {
@@ -607,6 +612,10 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         let m = parse(miette);
         assert_eq!(m.len(), 1, "{m:?}");
         assert_eq!(m[0].text, "Expected integer");
+        // A report in tracing's `error=` field: its reason is below the field.
+        let log = "2026-12-02T22:15:31.844053Z ERROR app: failed to load config error=TOML parse error at line 2, column 8\n  |\n2 | port = 70000\n  |        ^^^^^\ninvalid value: integer `70000`, expected u16\n";
+        let layers: Vec<u32> = parse(log).iter().map(|m| m.layer).collect();
+        assert_eq!(layers, vec![0, 1, 2]);
     }
 
     #[test]

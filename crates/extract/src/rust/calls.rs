@@ -789,6 +789,10 @@ impl<'a> Walker<'a> {
         if attrs.derive_error {
             self.out.error_types.push(name.clone());
         }
+        if let Some(body) = node.child_by_field_name("body") {
+            let held = self.type_names_in(body);
+            self.out.type_fields.push((name.clone(), held));
+        }
         let mut frame = Frame::named(&name);
         frame.test = test;
         self.frames.push(frame);
@@ -810,6 +814,24 @@ impl<'a> Walker<'a> {
         }
         self.visit_children(node);
         self.frames.pop();
+    }
+
+    /// The type names mentioned in a struct's or enum's body, once each.
+    fn type_names_in(&self, body: Node) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let mut stack = vec![body];
+        while let Some(n) = stack.pop() {
+            if n.kind() == "type_identifier" {
+                let t = self.text(n);
+                if !names.iter().any(|x| x == t) {
+                    names.push(t.to_string());
+                }
+                continue;
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        names
     }
 
     /// Derived `Debug`: one site per struct, or per variant of an enum,
