@@ -17,10 +17,7 @@ const HELD_DEPTH: usize = 2;
 
 /// The types an error type holds in its fields, down [`HELD_DEPTH`]
 /// levels: their `Display` prints inside the error's.
-fn held_by_errors<'a>(
-    files: &'a [FileExtraction],
-    is_error: impl Fn(&str) -> bool,
-) -> HashSet<&'a str> {
+fn held_by_errors(files: &[FileExtraction], is_error: impl Fn(&str) -> bool) -> HashSet<&str> {
     // Types of one name in several modules count together.
     let mut fields: HashMap<&str, Vec<&str>> = HashMap::new();
     for (t, held) in files.iter().flat_map(|f| &f.type_fields) {
