@@ -226,6 +226,19 @@ impl fmt::Display for BadChar {
 
 #[derive(Debug)]
 pub struct Cycle(pub usize);
+
+#[derive(Debug)]
+pub enum LoadError {
+    Syntax(String),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Syntax(s) => write!(f, "invalid slots syntax: {s}"),
+        }
+    }
+}
 "#;
     std::fs::write(root.join("src/lib.rs"), lib).unwrap();
     let db = tmp.path().join("s.db");
@@ -261,4 +274,16 @@ pub struct Cycle(pub usize);
     let first = &v["matches"][0];
     assert_eq!(first["kind"], "debug_derive", "{v:#}");
     assert_eq!(first["line"], line_of("pub struct Cycle"), "{v:#}");
+
+    // The program's words, then a message.
+    let (code, v) = explain(
+        &db,
+        "Template error while loading the slots file from the configuration folder: invalid slots syntax: expected a digit or a letter\n",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(
+        v["matches"][0]["line"],
+        line_of("invalid slots syntax"),
+        "{v:#}"
+    );
 }

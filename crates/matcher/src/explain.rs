@@ -64,6 +64,9 @@ const MIN_SHARE: f64 = 0.3;
 const MIN_VALUE_TEXT: f64 = 0.4;
 /// A site that does not panic, for a panic's message, counts this share.
 const NOT_A_PANIC: f64 = 0.85;
+/// At most this many `words: ` prefixes are taken off a line no template
+/// explains.
+const MAX_CONTEXTS: usize = 3;
 /// Weight of a panicking site whose report would have named its own line
 /// where the report names another.
 const LOCATED_ELSEWHERE: f64 = 0.6;
@@ -583,18 +586,25 @@ impl Index {
         }
     }
 
-    /// A line no template explains whole that ends in `context: Value`
-    /// (the program's words, then an error's `Debug`): the value's layers,
-    /// the words left unexplained.
+    /// A line no template explains whole that begins with the program's
+    /// words (`context: message`, `context: Value`): the message or the
+    /// value's layers after them, the words left unexplained.
     fn explain_context_value(&self, mi: usize, text: &str) -> Option<Local> {
-        let value = stdtext::debug_value_after_colon(text)?;
-        let k = self.explain_value(mi, value, None)?;
-        let mut out = vec![k];
-        self.explain_holes(mi, 0, &mut out, 1);
-        let answer = self.innermost(&out, 0);
-        explains_enough(&out[answer], value).then_some(Local {
-            matches: out,
-            answer: Some(answer),
+        let mut rests: Vec<&str> = stdtext::debug_value_after_colon(text).into_iter().collect();
+        let mut from = text;
+        while let Some(rest) = after_context(from).filter(|_| rests.len() < MAX_CONTEXTS) {
+            rests.push(rest);
+            from = rest;
+        }
+        rests.into_iter().find_map(|value| {
+            let k = self.explain_value(mi, value, None)?;
+            let mut out = vec![k];
+            self.explain_holes(mi, 0, &mut out, 1);
+            let answer = self.innermost(&out, 0);
+            explains_enough(&out[answer], value).then_some(Local {
+                matches: out,
+                answer: Some(answer),
+            })
         })
     }
 
