@@ -1274,21 +1274,18 @@ impl Index {
         // A location outside the registry (a relative path) is only
         // evidence for a site whose template also explains the text.
         cands.retain(|_, c| c.at_location || c.text > 0.0);
-        let mut scored: Vec<(f64, Target, Candidate)> = cands
-            .into_iter()
-            .map(|(t, c)| (c.rank_value(), t, c))
-            .collect();
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
+        let mut scored: Vec<(f64, u32, Target, Candidate)> = cands
+            .into_iter()
+            .map(|(t, c)| (c.rank_value(), self.dependents_of(self.repo_of(t)), t, c))
+            .collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
-                .then_with(|| {
-                    let d = |t: Target| self.dependents_of(self.repo_of(t));
-                    d(b.1).cmp(&d(a.1))
-                })
-                .then_with(|| self.place(a.1).cmp(&self.place(b.1)))
+                .then(b.1.cmp(&a.1))
+                .then_with(|| self.place(a.2).cmp(&self.place(b.2)))
         });
-        scored.into_iter().map(|(_, t, c)| (t, c)).collect()
+        scored.into_iter().map(|(_, _, t, c)| (t, c)).collect()
     }
 }
 
