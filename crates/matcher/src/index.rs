@@ -318,19 +318,23 @@ impl Index {
             .take(MAX_QUERY_WORDS)
             .map(str::to_lowercase)
             .collect();
-        let mut out: Vec<u32> = Vec::new();
+        // Each pattern a query word anchors, with the word's weight: a word
+        // that anchors few patterns says more (a typo in one anchor still
+        // leaves the rare other one to find the pattern by).
+        let mut out: Vec<(u32, f32)> = Vec::new();
         for w in &query_words {
             if let Some(p) = self.words.get(w) {
-                out.extend_from_slice(p);
+                let weight = 1.0 / p.len() as f32;
+                out.extend(p.iter().map(|&pid| (pid, weight)));
             }
         }
-        out.sort_unstable();
+        out.sort_unstable_by_key(|&(pid, _)| pid);
         let query: std::collections::HashSet<u64> =
             query_words.iter().map(|w| word_hash(w)).collect();
         let mut complete = Vec::new();
-        let mut partial: Vec<(usize, u32)> = Vec::new();
-        for run in out.chunk_by(|a, b| a == b) {
-            let pid = run[0];
+        let mut partial: Vec<(f32, u32)> = Vec::new();
+        for run in out.chunk_by(|a, b| a.0 == b.0) {
+            let pid = run[0].0;
             let all_anchors = run.len() >= self.anchors[pid as usize] as usize;
             if all_anchors
                 && self.pattern_words[pid as usize]
@@ -339,15 +343,15 @@ impl Index {
             {
                 complete.push(pid);
             } else {
-                partial.push((run.len(), pid));
+                partial.push((run.iter().map(|r| r.1).sum(), pid));
             }
         }
-        let by_hits = |a: &(usize, u32), b: &(usize, u32)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
+        let by_weight = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
         if partial.len() > MAX_PARTIAL {
-            partial.select_nth_unstable_by(MAX_PARTIAL, by_hits);
+            partial.select_nth_unstable_by(MAX_PARTIAL, by_weight);
             partial.truncate(MAX_PARTIAL);
         }
-        partial.sort_by(by_hits);
+        partial.sort_by(by_weight);
         Candidates {
             complete,
             partial: partial.into_iter().map(|(_, p)| p).collect(),
