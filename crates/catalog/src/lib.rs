@@ -18,10 +18,7 @@ use rusqlite::Connection;
 use std::path::Path;
 
 pub use blob::hash as content_hash;
-pub use read::{
-    Counts, ErrorDetail, ErrorSummary, EvidenceRow, LiteralEntry, MatchEntry, MatchSite,
-    RepoSummary, SiteRow,
-};
+pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
 pub use snapshot::{SnapshotRow, RULES_MODEL};
 pub use write::{SnapshotInput, WriteSummary};
 

@@ -1,7 +1,10 @@
 //! Queries for `list`, `show` and the web pages.
 
 use crate::{blob, Catalog, Result};
-use errdex_model::{EvidenceKind, Introduction, Kind, Origin, Template};
+use errdex_model::{
+    EvidenceKind, Introduction, Kind, LiteralEntry, MatchData, MatchEntry, MatchSite, Origin,
+    Template,
+};
 use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -423,47 +426,6 @@ pub struct Counts {
     pub consistent: bool,
 }
 
-/// One occurrence of an error, as the matcher needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MatchSite {
-    /// File.
-    pub path: String,
-    /// First line.
-    pub line: u32,
-    /// Last line.
-    pub end_line: u32,
-    /// Line a panic header reports.
-    pub report_line: u32,
-    /// Column a panic header reports.
-    pub report_column: u32,
-    /// `#[track_caller]`: a report names the caller.
-    pub reported_at_caller: bool,
-    /// Test code.
-    pub is_test: bool,
-}
-
-/// An error of one snapshot with its template and sites: what the matcher
-/// indexes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MatchEntry {
-    /// Stable id.
-    pub id: String,
-    /// Repo slug.
-    pub repo: String,
-    /// Snapshot revision.
-    pub revision: String,
-    /// Snapshot row id (for excerpts).
-    pub snapshot_id: i64,
-    /// Kind.
-    pub kind: Kind,
-    /// Template.
-    pub template: Template,
-    /// Enclosing item.
-    pub item_path: String,
-    /// Sites in this snapshot.
-    pub sites: Vec<MatchSite>,
-}
-
 impl Catalog {
     /// Every (error, snapshot) pair with its sites, for the matcher's index;
     /// `only` restricts to these `(repo, revision)` pairs.
@@ -530,25 +492,6 @@ impl Catalog {
     }
 }
 
-/// A free string literal of a snapshot, for the matcher's safety net.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LiteralEntry {
-    /// Repo slug.
-    pub repo: String,
-    /// Snapshot revision.
-    pub revision: String,
-    /// Snapshot row id.
-    pub snapshot_id: i64,
-    /// File.
-    pub path: String,
-    /// Line.
-    pub line: u32,
-    /// The literal's text.
-    pub text: String,
-    /// In test code.
-    pub is_test: bool,
-}
-
 impl Catalog {
     /// Each snapshot's dependencies (by row id), where known.
     pub fn snapshot_deps(&self) -> Result<std::collections::HashMap<i64, Vec<String>>> {
@@ -568,6 +511,16 @@ impl Catalog {
             out.insert(id, deps);
         }
         Ok(out)
+    }
+
+    /// Everything the matcher's index is built from (optionally only
+    /// `only`'s `(repo, revision)` pairs; dependencies of every snapshot).
+    pub fn match_data(&self, only: Option<&[(String, String)]>) -> Result<MatchData> {
+        Ok(MatchData {
+            errors: self.match_entries(only)?,
+            literals: self.literal_entries(only)?,
+            deps: self.snapshot_deps()?,
+        })
     }
 
     /// Every free literal (optionally of `only`'s snapshots).

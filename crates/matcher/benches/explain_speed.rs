@@ -12,10 +12,9 @@
 //! Run: `cargo bench -p errdex-match --bench explain_speed` (`-- --no-scan`
 //! skips the slow baseline, `-- --rounds N` repeats the queries).
 
-use errdex_catalog::{MatchEntry, MatchSite};
 use errdex_extract::{extract_all, Extractor, RustExtractor};
 use errdex_match::{normalize, Index, Pattern};
-use errdex_model::{Piece, Template};
+use errdex_model::{MatchEntry, MatchSite, Piece, Template};
 use errdex_source::{load, SourceSpec};
 use std::path::Path;
 use std::time::{Duration, Instant};

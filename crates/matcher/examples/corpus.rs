@@ -41,7 +41,7 @@ fn main() {
         .map(|w| &w[1])
         .collect();
     let catalog = Catalog::open_read_only(std::path::Path::new(db)).expect("catalogue opens");
-    let index = Index::load(&catalog, None).expect("index loads");
+    let index = Index::from_data(catalog.match_data(None).expect("catalogue reads"));
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     // The chains' top lines are the programs' own context (`Error: ctx`):
     // no indexed site wrote them.

@@ -1291,7 +1291,7 @@ impl Index {
 
 /// Whether error `e` stands in the function a frame names: the crate
 /// (`-` and `_` alike) and the last two segments of its item path.
-fn in_function(e: &errdex_catalog::MatchEntry, krate: &str, path: &[String]) -> bool {
+fn in_function(e: &errdex_model::MatchEntry, krate: &str, path: &[String]) -> bool {
     let repo = e
         .repo
         .strip_prefix("crate:")

@@ -4,8 +4,7 @@
 //! sites by file name and reported line for location evidence.
 
 use crate::pattern::{words, Pattern};
-use errdex_catalog::{Catalog, LiteralEntry, MatchEntry};
-use errdex_model::{Kind, Piece, Template};
+use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
 use std::collections::HashMap;
 
 /// A free literal read as a format string needs this many literal
@@ -148,16 +147,10 @@ pub(crate) fn file_name(path: &str) -> &str {
 }
 
 impl Index {
-    /// Loads every snapshot of the catalogue (or only `only`'s
-    /// `(repo, revision)` pairs) and builds the index.
-    pub fn load(
-        catalog: &Catalog,
-        only: Option<&[(String, String)]>,
-    ) -> errdex_catalog::Result<Self> {
-        Ok(
-            Index::build(catalog.match_entries(only)?, catalog.literal_entries(only)?)
-                .with_dependencies(catalog.snapshot_deps()?),
-        )
+    /// Builds the index from what the catalogue hands over: entries, free
+    /// literals and each snapshot's dependencies.
+    pub fn from_data(data: MatchData) -> Self {
+        Index::build(data.errors, data.literals).with_dependencies(data.deps)
     }
 
     /// Builds the index from catalogue entries and free literals.

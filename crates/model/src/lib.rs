@@ -7,12 +7,14 @@
 mod history;
 mod id;
 mod kind;
+mod matching;
 mod site;
 mod template;
 
 pub use history::{Introduction, Origin};
 pub use id::ErrorId;
 pub use kind::{is_serde_default, Kind, SERDE_ERRORS};
+pub use matching::{LiteralEntry, MatchData, MatchEntry, MatchSite};
 pub use site::{
     forge_link, Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta,
     SourceFile, VcsPin,

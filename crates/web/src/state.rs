@@ -62,7 +62,7 @@ impl State {
             .collect::<errdex_catalog::Result<Vec<_>>>()?;
         let (index, generation) = {
             let c = pool[0].lock().expect("fresh lock");
-            (Index::load(&c, None)?, c.generation()?)
+            (Index::from_data(c.match_data(None)?), c.generation()?)
         };
         Ok(State {
             base_url,
@@ -136,7 +136,7 @@ impl State {
         if now == self.generation.load(Ordering::Acquire) {
             return Ok(false);
         }
-        let index = self.with_catalog(|c| Index::load(c, None))?;
+        let index = Index::from_data(self.with_catalog(|c| c.match_data(None))?);
         *self.index.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(index);
         self.pages
             .write()

@@ -51,7 +51,7 @@ pub fn run(
     let catalog = db::open_existing(db_path)?;
     let only = lock.map(|l| locked_versions(&catalog, l)).transpose()?;
     let started = Instant::now();
-    let index = Index::load(&catalog, only.as_deref())?;
+    let index = Index::from_data(catalog.match_data(only.as_deref())?);
     let info = IndexInfo {
         built: "at start-up from the catalogue",
         templates: index.templates(),
