@@ -227,6 +227,22 @@ impl fmt::Display for BadChar {
 #[derive(Debug)]
 pub struct Cycle(pub usize);
 
+pub struct FullError;
+
+impl fmt::Debug for FullError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Busy(..)")
+    }
+}
+
+pub struct BusyError;
+
+impl fmt::Debug for BusyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        "Busy(..)".fmt(f)
+    }
+}
+
 #[derive(Debug)]
 pub enum LoadError {
     Syntax(String),
@@ -274,6 +290,17 @@ impl fmt::Display for LoadError {
     let first = &v["matches"][0];
     assert_eq!(first["kind"], "debug_derive", "{v:#}");
     assert_eq!(first["line"], line_of("pub struct Cycle"), "{v:#}");
+
+    // A `Debug` that printed a string: the quotes tell which.
+    let (_, v) = explain(
+        &db,
+        "thread 'main' (7) panicked at src/main.rs:9:14:\ncalled `Result::unwrap()` on an `Err` value: \"Busy(..)\"\n",
+    );
+    assert_eq!(
+        v["matches"][0]["line"],
+        line_of("\"Busy(..)\".fmt(f)"),
+        "{v:#}"
+    );
 
     // The program's words, then a message.
     let (code, v) = explain(

@@ -664,7 +664,8 @@ impl Index {
         value: &str,
         parent: Option<(usize, Parent)>,
     ) -> Option<Match> {
-        let inner = unquote(strip_std_shapes(value));
+        let shaped = strip_std_shapes(value).trim();
+        let inner = unquote(shaped);
         let t = inner.trim();
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
             return None;
@@ -678,8 +679,16 @@ impl Index {
             let (target, c) = &ranked[i];
             Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
         };
-        // Else the message after the program's words (`reading x: msg`).
-        whole(t).or_else(|| after_context(t).and_then(whole))
+        // A quoted string may be what a `Debug` printed whole, quotes and
+        // all (`"SendError(..)".fmt(f)`); else its content is the message,
+        // or the message after the program's words (`reading x: msg`).
+        let quoted = (shaped.len() > t.len())
+            .then(|| whole(shaped))
+            .flatten()
+            .filter(|k| k.evidence.contains(&Evidence::Template));
+        quoted
+            .or_else(|| whole(t))
+            .or_else(|| after_context(t).and_then(whole))
     }
 
     /// When the chosen site calls a library's default error constructor

@@ -697,6 +697,18 @@ impl<'a> Walker<'a> {
         } else {
             Kind::Display
         };
+        // `"SendError(..)".fmt(f)`: the string itself, quoted where it is
+        // printed with `Debug`.
+        if let Some(text) = literal::decode(&inner) {
+            let shown = if display.debug {
+                format!("{text:?}")
+            } else {
+                text
+            };
+            let site = self.new_site(node, report, kind, Template::literal(&shown));
+            self.push_display(site);
+            return;
+        }
         let mut site = self.new_site(node, report, kind, Template::hole(inner.clone(), ""));
         site.delegates_to = Some(inner);
         self.push_display(site);
