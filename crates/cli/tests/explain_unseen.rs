@@ -227,6 +227,25 @@ impl fmt::Display for BadChar {
 #[derive(Debug)]
 pub struct Cycle(pub usize);
 
+#[derive(Debug)]
+pub enum ParseError {
+    Message(String),
+}
+
+pub fn parse_short(s: &str) -> Result<u8, ParseError> {
+    if s.len() > 3 {
+        return Err(ParseError::Message("overflow from too many digits".to_string()));
+    }
+    Ok(0)
+}
+
+pub fn parse_long(s: &str) -> Result<u64, ParseError> {
+    if s.len() > 20 {
+        return Err(ParseError::Message("overflow from too many digits".to_string()));
+    }
+    Ok(0)
+}
+
 pub struct FullError;
 
 impl fmt::Debug for FullError {
@@ -301,6 +320,16 @@ impl fmt::Display for LoadError {
         line_of("\"Busy(..)\".fmt(f)"),
         "{v:#}"
     );
+
+    // The message is written at two sites alike; the variant that holds it
+    // is one: the variant answers.
+    let (_, v) = explain(
+        &db,
+        "thread 'main' (7) panicked at src/main.rs:9:14:\ncalled `Result::unwrap()` on an `Err` value: Message(\"overflow from too many digits\")\n",
+    );
+    let first = &v["matches"][0];
+    assert_eq!(first["kind"], "debug_variant", "{v:#}");
+    assert_eq!(first["line"], line_of("    Message(String),"), "{v:#}");
 
     // The program's words, then a message.
     let (code, v) = explain(

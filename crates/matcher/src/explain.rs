@@ -181,6 +181,10 @@ pub struct Match {
     /// Characters of literal template text the match explains.
     #[serde(skip)]
     pub literal_chars: usize,
+    /// Other sites of the same snapshot print the same text: this one was
+    /// taken among equals.
+    #[serde(skip)]
+    pub shared_text: bool,
 }
 
 /// The answer: the messages found and the sites that explain them, in one
@@ -644,6 +648,11 @@ impl Index {
                 if !whole || !is_root_cause(&out[i], k) {
                     continue;
                 }
+                // One of several equal sites does not replace a layer
+                // that is unique.
+                if k.shared_text && !out[best].shared_text && best_key.0 > 0 {
+                    continue;
+                }
                 let key = (layer_class(k), depth(j));
                 if key > best_key {
                     best = j;
@@ -677,7 +686,9 @@ impl Index {
             let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
             let i = self.default_definition(&ranked, i).unwrap_or(i);
             let (target, c) = &ranked[i];
-            Some(self.to_match(mi, *target, c, t, parent.map(|p| p.0)))
+            let mut k = self.to_match(mi, *target, c, t, parent.map(|p| p.0));
+            k.shared_text = self.shares_text(&ranked, i);
+            Some(k)
         };
         // A quoted string may be what a `Debug` printed whole, quotes and
         // all (`"SendError(..)".fmt(f)`); else its content is the message,
@@ -689,6 +700,23 @@ impl Index {
         quoted
             .or_else(|| whole(t))
             .or_else(|| after_context(t).and_then(whole))
+    }
+
+    /// Whether another site of the same snapshot matches with the same
+    /// template as candidate `i`, as well.
+    fn shares_text(&self, ranked: &[(Target, Candidate)], i: usize) -> bool {
+        let (t, c) = &ranked[i];
+        let Target::Site(e, _) = *t else {
+            return false;
+        };
+        let pattern = self.entries[e as usize].pattern;
+        let snapshot = self.snapshot_of(*t);
+        ranked.iter().enumerate().any(|(j, (t2, c2))| {
+            j != i
+                && matches!(*t2, Target::Site(e2, _) if self.entries[e2 as usize].pattern == pattern)
+                && self.snapshot_of(*t2) == snapshot
+                && c2.text == c.text
+        })
     }
 
     /// When the chosen site calls a library's default error constructor
@@ -992,6 +1020,7 @@ impl Index {
             inner_of: None,
             is_test: false,
             literal_chars: 0,
+            shared_text: false,
         })
     }
 
@@ -1076,6 +1105,7 @@ impl Index {
             inner_of,
             is_test: c.is_test,
             literal_chars: c.found.as_ref().map_or(0, |f| f.literal),
+            shared_text: false,
         }
     }
 
