@@ -81,6 +81,10 @@ pub struct FileExtraction {
     /// mention (`Box<Kind>` gives `Box` and `Kind`): what an error holds
     /// prints as part of it.
     pub type_fields: Vec<(String, Vec<String>)>,
+    /// Derived-`Debug` candidates (by index in `candidates`) with the type
+    /// name of each hole's field (`Cycle` for `Cycle<N>`), so a field whose
+    /// type's `Debug` is derived too prints as that type's shape.
+    pub debug_fields: Vec<(usize, Vec<String>)>,
     /// Invocations of other macros.
     pub macro_calls: Vec<MacroCall>,
     /// Modules declared `#[cfg(test)] mod name;` (their files are tests),

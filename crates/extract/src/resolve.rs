@@ -41,6 +41,66 @@ fn held_by_errors(files: &[FileExtraction], is_error: impl Fn(&str) -> bool) -> 
     held
 }
 
+/// Structs of the snapshot whose `Debug` is derived, by name, with what
+/// it prints; names declared twice are left out (which one a field means
+/// is unknown).
+fn derived_structs(files: &[FileExtraction]) -> HashMap<&str, &Template> {
+    let mut by_name: HashMap<&str, Option<&Template>> = HashMap::new();
+    for c in files.iter().flat_map(|f| &f.candidates) {
+        let s = &c.site;
+        if s.kind != errdex_model::Kind::DebugDerive || s.is_test {
+            continue;
+        }
+        let name = s.item_path.rsplit("::").next().unwrap_or(&s.item_path);
+        by_name
+            .entry(name)
+            .and_modify(|t| *t = None)
+            .or_insert(Some(&s.template));
+    }
+    by_name
+        .into_iter()
+        .filter_map(|(n, t)| t.map(|t| (n, t)))
+        .collect()
+}
+
+/// A derived `Debug` template with each hole whose field type is another
+/// derived struct of the snapshot replaced by that struct's shape
+/// (`Cycle({0:?})` holding a `Cycle<N>` prints `Cycle(Cycle({0:?}))`); one
+/// level deep. `own`: the struct's own name, never nested in itself.
+fn nest_derived(
+    t: &Template,
+    types: &[String],
+    own: Option<&str>,
+    derived: &HashMap<&str, &Template>,
+) -> Template {
+    let mut out = Template::new();
+    let mut hole = 0;
+    for piece in t.pieces() {
+        match piece {
+            Piece::Lit(l) => out.push_lit(l),
+            Piece::Hole(h) => {
+                let inner = types
+                    .get(hole)
+                    .filter(|ty| Some(ty.as_str()) != own)
+                    .and_then(|ty| derived.get(ty.as_str()));
+                hole += 1;
+                match inner {
+                    Some(inner) => {
+                        for p in inner.pieces() {
+                            match p {
+                                Piece::Lit(l) => out.push_lit(l),
+                                Piece::Hole(h) => out.push_hole(h.clone()),
+                            }
+                        }
+                    }
+                    None => out.push_hole(h.clone()),
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Resolves per-file extractions into one snapshot's sites.
 pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> Extraction {
     let error_types: HashSet<&str> = files
@@ -60,15 +120,21 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
     let held = held_by_errors(&files, named_error);
     let is_error_type = |t: &str| named_error(t) || held.contains(t);
 
+    let derived = derived_structs(&files);
     let mut sites: Vec<Site> = Vec::new();
     let mut docs: HashMap<&str, Vec<&Evidence>> = HashMap::new();
     let mut macro_calls = Vec::new();
     for f in &files {
+        let field_types: HashMap<usize, &[String]> = f
+            .debug_fields
+            .iter()
+            .map(|(i, t)| (*i, t.as_slice()))
+            .collect();
         let module = format!("{}#{}", f.module_root, f.module_path.join("::"));
         let file_is_test = test_modules
             .iter()
             .any(|m| module == *m || module.starts_with(&format!("{m}::")));
-        for c in &f.candidates {
+        for (ci, c) in f.candidates.iter().enumerate() {
             let keep = match &c.condition {
                 Condition::Always => true,
                 Condition::ErrorType(t) => is_error_type(t),
@@ -79,6 +145,12 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             let mut site = c.site.clone();
             site.is_test |= file_is_test;
             resolve_consts(&mut site, &consts);
+            if let Some(types) = field_types.get(&ci) {
+                // A struct holding itself (`Box<Node>`) is not nested.
+                let own = (site.kind == errdex_model::Kind::DebugDerive)
+                    .then(|| site.item_path.rsplit("::").next().unwrap_or(""));
+                site.template = nest_derived(&site.template, types, own, &derived);
+            }
             sites.push(site);
         }
         for d in &f.docs {

@@ -855,9 +855,9 @@ impl<'a> Walker<'a> {
         if node.kind() != "enum_item" {
             let name = node.child_by_field_name("name");
             if let Some(name) = name {
-                let template = debug_shape(self.text(name), body, self.src());
+                let (template, types) = debug_shape(self.text(name), body, self.src());
                 let site = self.new_site(node, name, Kind::DebugDerive, template);
-                self.push(site);
+                self.push_debug(site, types);
             }
             return;
         }
@@ -872,12 +872,22 @@ impl<'a> Walker<'a> {
                 continue;
             };
             let vname = self.text(name);
-            let template = debug_shape(vname, v.child_by_field_name("body"), self.src());
+            let (template, types) = debug_shape(vname, v.child_by_field_name("body"), self.src());
             self.frames.push(Frame::named(vname));
             let site = self.new_site(v, name, Kind::DebugVariant, template);
-            self.push(site);
+            self.push_debug(site, types);
             self.frames.pop();
         }
+    }
+
+    /// Pushes a derived-`Debug` site with its holes' field types.
+    fn push_debug(&mut self, site: Site, types: Vec<String>) {
+        if types.iter().any(|t| !t.is_empty()) {
+            self.out
+                .debug_fields
+                .push((self.out.candidates.len(), types));
+        }
+        self.push(site);
     }
 
     fn thiserror_variants(&mut self, body: Node, default: Option<Node>) {
@@ -949,9 +959,12 @@ impl<'a> Walker<'a> {
 
 /// What derived `Debug` prints for a type or variant named `name` with
 /// fields `body`: `Name`, `Name({0:?}, {1:?})`, `Name { a: {a:?} }`.
-fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
+fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> (Template, Vec<String>) {
     let mut t = Template::literal(name);
-    let Some(body) = body else { return t };
+    let mut types = Vec::new();
+    let Some(body) = body else {
+        return (t, types);
+    };
     let mut c = body.walk();
     let fields: Vec<Node> = body
         .named_children(&mut c)
@@ -966,7 +979,7 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
             // Tuple fields are the list's type children; a `()` field
             // prints as itself.
             let mut c = body.walk();
-            let types: Vec<&str> = body
+            let fields_types: Vec<&str> = body
                 .named_children(&mut c)
                 .filter(|f| {
                     !matches!(
@@ -976,11 +989,11 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
                 })
                 .map(|f| f.utf8_text(src).unwrap_or(""))
                 .collect();
-            if types.is_empty() {
-                return t;
+            if fields_types.is_empty() {
+                return (t, types);
             }
             t.push_lit("(");
-            for (i, ty) in types.iter().enumerate() {
+            for (i, ty) in fields_types.iter().enumerate() {
                 if i > 0 {
                     t.push_lit(", ");
                 }
@@ -988,6 +1001,7 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
                     t.push_lit("()");
                 } else {
                     t.push_hole(hole(i.to_string()));
+                    types.push(type_name(ty));
                 }
             }
             t.push_lit(")");
@@ -1005,12 +1019,29 @@ fn debug_shape(name: &str, body: Option<Node>, src: &[u8]) -> Template {
                 }
                 t.push_lit(&format!("{fname}: "));
                 t.push_hole(hole(fname.to_string()));
+                let ty = f
+                    .child_by_field_name("type")
+                    .and_then(|n| n.utf8_text(src).ok())
+                    .unwrap_or("");
+                types.push(type_name(ty));
             }
             t.push_lit(" }");
         }
         _ => {}
     }
-    t
+    (t, types)
+}
+
+/// The name a type's derived `Debug` prints (`Cycle` for
+/// `crate::algo::Cycle<N>`); empty for references, tuples, arrays.
+fn type_name(ty: &str) -> String {
+    let base = ty.split('<').next().unwrap_or("").trim();
+    let last = base.rsplit("::").next().unwrap_or("");
+    if last.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        last.to_string()
+    } else {
+        String::new()
+    }
 }
 
 /// The argument expressions of a call.
