@@ -313,6 +313,10 @@ fn registry_crates_cold_helper_and_macro_generated_operators() {
         "{ga}"
     );
     assert!(ga.contains("`.collect()` into a `GenericArray`"), "{ga}");
+    assert!(
+        ga.contains("`zip` stops at the shorter side, so extra items on the longer side are silently ignored"),
+        "{ga}"
+    );
     assert!(!ga.contains("every call"), "{ga}");
     let of = page_of(
         &db,
@@ -325,4 +329,8 @@ fn registry_crates_cold_helper_and_macro_generated_operators() {
         "{of}"
     );
     assert!(of.contains("the `+` operator on a `NotNan`"), "{of}");
+    assert!(
+        of.contains("`NotNan::new` refuses NaN") && of.contains("`inf - inf`"),
+        "{of}"
+    );
 }
