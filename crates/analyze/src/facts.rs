@@ -269,7 +269,7 @@ impl Analyzer {
             Kind::Expect | Kind::Unwrap | Kind::ExpectErr | Kind::UnwrapErr => {
                 if let Some(r) = parts.receiver {
                     let mut sub = Builder::default();
-                    let is_option = self.receiver_facts(&mut sub, &r);
+                    let is_option = self.receiver_facts(&mut sub, &r, &b.facts);
                     if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                         self.field_state_facts(&mut sub, fi, &r);
                     }
@@ -623,6 +623,41 @@ impl Analyzer {
                         Some((c.path.clone(), c.line)),
                         None,
                     );
+                }
+                // `match self` on a variant: the type's own accessor that
+                // maps the same variant to a value names it in user terms.
+                if let Some(Guard::Arm { pattern, value, .. }) = guards.first() {
+                    if value == "self" {
+                        if let Some((ty, accessor, tag)) = self.variant_meaning(caller, pattern) {
+                            b.push(
+                                FactKind::Guard,
+                                format!(
+                                    "Where `{}` calls it ({}:{}), the arm `{pattern}` is the `{ty}` whose `{accessor}()` is `{tag}`: it runs for `{tag}` values.",
+                                    caller.qualified(),
+                                    c.path,
+                                    c.line
+                                ),
+                                Some((c.path.clone(), c.line)),
+                                None,
+                            );
+                        }
+                    }
+                }
+                // A count checked after a `zip`: the zip itself never sees
+                // the surplus of the longer side.
+                if let Some(Guard::If(cond)) = guards.first() {
+                    if let Some(zip_line) = zip_before_count_check(caller, cond, c.line) {
+                        b.push(
+                            FactKind::Mechanism,
+                            format!(
+                                "`{}` pairs the items with `.zip(..)` ({}:{zip_line}) before the check `{cond}`: `zip` stops at the shorter side, so extra items on the longer side are silently ignored, never reported; the check only sees too few.",
+                                caller.qualified(),
+                                c.path,
+                            ),
+                            Some((c.path.clone(), zip_line)),
+                            None,
+                        );
+                    }
                 }
                 if syntax::in_const_at(
                     pf.tree_at(c.line, c.column).unwrap_or(&pf.trees[0]),
@@ -1274,9 +1309,61 @@ impl Analyzer {
         }
     }
 
+    /// For an arm `Self::V(..)` of `match self` in `caller`, the method of
+    /// the same type whose `match self` maps `Self::V(_)` to a tag of the
+    /// same name in another type
+    /// (`fn dtype(&self) -> DType { match self { Self::U8(_) => DType::U8, .. } }`):
+    /// that tag is what a user knows the variant by.
+    ///
+    /// Gives the type, the accessor's name and the tag.
+    fn variant_meaning(&self, caller: &FnDef, pattern: &str) -> Option<(String, String, String)> {
+        let Owner::Impl { ty, .. } = &caller.owner else {
+            return None;
+        };
+        let variant = pattern
+            .strip_prefix("Self::")
+            .or_else(|| pattern.strip_prefix(&format!("{ty}::")))?
+            .split(['(', '{', ' '])
+            .next()?
+            .to_string();
+        if variant.is_empty() || !variant.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let arm = format!("Self::{variant}(_) =>");
+        for f in &self.symbols.fns {
+            if f.is_test
+                || !matches!(&f.owner, Owner::Impl { ty: t, .. } if t == ty)
+                || !f.signature.contains("(&self)")
+                || !f.signature.contains("->")
+            {
+                continue;
+            }
+            for line in f.text.lines() {
+                let Some(rest) = line.trim().strip_prefix(&arm) else {
+                    continue;
+                };
+                let value = rest.trim().trim_end_matches(',').trim();
+                // A tag of the same name in another type: `DType::U8`.
+                let plain = value.len() <= 40
+                    && value.rsplit_once("::").is_some_and(|(head, last)| {
+                        last == variant
+                            && !head.is_empty()
+                            && head
+                                .chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                    });
+                if plain {
+                    return Some((ty.clone(), f.name.clone(), value.to_string()));
+                }
+            }
+        }
+        None
+    }
+
     /// What `expect`/`unwrap` is called on: `Option` or `Result` when the
     /// code tells, and — for a crate fn — where it returns `None`/`Err`.
-    fn receiver_facts(&self, b: &mut Builder, receiver: &str) -> Option<bool> {
+    /// `context` holds the facts gathered so far about the site.
+    fn receiver_facts(&self, b: &mut Builder, receiver: &str, context: &[Fact]) -> Option<bool> {
         // The last call in the receiver.
         let head = receiver.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit());
         let callee: String = {
@@ -1321,11 +1408,25 @@ impl Analyzer {
         } else {
             std_returns_option(&callee)
         };
-        let local = self
+        // `Type::callee(..)`: that type's fn before any namesake.
+        let qualifier = head
+            .split(&format!("::{callee}"))
+            .next()
+            .filter(|q| q.len() < head.len())
+            .and_then(|q| q.rsplit([':', ' ', '(', '.', '!', '&']).next())
+            .unwrap_or("")
+            .to_string();
+        let candidates: Vec<(usize, &FnDef)> = self
             .namesakes(&callee)
             .into_iter()
             .map(|i| (i, &self.symbols.fns[i]))
-            .find(|(_, f)| !f.is_test);
+            .filter(|(_, f)| !f.is_test)
+            .collect();
+        let local = candidates
+            .iter()
+            .find(|(_, f)| matches!(&f.owner, Owner::Impl { ty, .. } if *ty == qualifier))
+            .or_else(|| candidates.first())
+            .copied();
         if let Some((fi, f)) = local {
             let ret = f
                 .signature
@@ -1341,6 +1442,17 @@ impl Analyzer {
                 }
             }
             self.failure_points(b, fi, field_access, 0);
+            if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "`{}` refuses NaN, and the value it checks is the result of float arithmetic: operands that are not NaN give NaN only in IEEE 754's invalid operations, `inf - inf` (or `inf + -inf`), `0 * inf`, `0 / 0`, `inf / inf`, `x % 0` and `inf % y`; any other result, infinities included, passes.",
+                        f.qualified()
+                    ),
+                    Some((f.path.clone(), f.lines.0)),
+                    None,
+                );
+            }
         }
         is_option
     }
@@ -2167,6 +2279,51 @@ fn doc_facts(b: &mut Builder, error: &ErrorDetail) {
 }
 
 /// A guard as a sentence.
+/// Whether `receiver` computes a float arithmetic result: a binary `+ - * /
+/// %`, a call of `add`/`sub`/`mul`/`div`/`rem`, or a `macro_rules!`
+/// metavariable method (`.$method(..)`) whose invocations, as listed in the
+/// macro fact already gathered, bind one of those methods.
+fn float_arithmetic(receiver: &str, facts: &[Fact]) -> bool {
+    const METHODS: [&str; 5] = ["add", "sub", "mul", "div", "rem"];
+    if [" + ", " - ", " * ", " / ", " % "]
+        .iter()
+        .any(|op| receiver.contains(op))
+        || METHODS.iter().any(|m| receiver.contains(&format!(".{m}(")))
+    {
+        return true;
+    }
+    receiver.contains(".$")
+        && facts.iter().any(|f| {
+            f.kind == FactKind::Mechanism
+                && f.text.contains("macro_rules!")
+                && METHODS.iter().any(|m| f.text.contains(&format!(", {m},")))
+        })
+}
+
+/// The line of a `.zip(` in `caller` before `call_line`, when `cond` (the
+/// guard of the call) compares a count: `a < b`, `a != b`, `a == b`, `a > b`
+/// (not a boolean test or a pattern).
+fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<u32> {
+    let compares = [" < ", " > ", " != ", " == ", " <= ", " >= "]
+        .iter()
+        .any(|op| cond.contains(op));
+    if !compares {
+        return None;
+    }
+    let mut line = caller.lines.0;
+    for text_line in caller.text.lines() {
+        if line >= call_line {
+            break;
+        }
+        let code = text_line.split("//").next().unwrap_or("");
+        if code.contains(".zip(") {
+            return Some(line);
+        }
+        line += 1;
+    }
+    None
+}
+
 fn guard_text(g: &Guard) -> String {
     match g {
         Guard::If(c) => format!("It runs only when `{c}` is true."),

@@ -231,6 +231,37 @@ impl Analysis {
 /// The rules' source: a cached analysis made by other rules is stale.
 const RULES: &str = concat!(include_str!("sections.rs"), include_str!("facts.rs"));
 
+/// All of the analyser's source: facts, sections and the syntax helpers.
+const ANALYZER_SOURCE: &[&str] = &[
+    include_str!("lib.rs"),
+    include_str!("facts.rs"),
+    include_str!("sections.rs"),
+    include_str!("syntax.rs"),
+    include_str!("verify.rs"),
+    include_str!("llm.rs"),
+    include_str!("local/mod.rs"),
+    include_str!("local/bpe.rs"),
+];
+
+/// The key of a whole-snapshot analysis run: this analyser's source, the
+/// model, the `--limit`, and the catalogue's snapshots
+/// ([`errdex_catalog::Catalog::snapshots_state`]). A run with the same key
+/// gathers the same facts, so its (error, facts hash) pairs can be reused
+/// without parsing the snapshot again (xxh3, hex).
+pub fn run_key(model: &str, limit: Option<usize>, snapshots_state: &str) -> String {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    for part in ANALYZER_SOURCE {
+        h.update(part.as_bytes());
+        h.update(&[0]);
+    }
+    h.update(model.as_bytes());
+    h.update(&[0]);
+    h.update(format!("{limit:?}").as_bytes());
+    h.update(&[0]);
+    h.update(snapshots_state.as_bytes());
+    format!("{:016x}", h.digest())
+}
+
 /// A stable hash of facts and of the rules that write sections from them
 /// (xxh3, hex).
 pub fn facts_hash(facts: &[Fact]) -> String {

@@ -214,3 +214,57 @@ fn const_message_in_a_feature_gated_module() {
     let solutions = section(&a, SectionName::Solutions);
     assert!(solutions.contains("`fast` feature"), "{solutions}");
 }
+
+#[test]
+fn count_checked_after_a_zip_says_extra_items_are_ignored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "Three::from_iter got {filled} items");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "`Three::from_iter` pairs the items with `.zip(..)`")
+            && any(&m, "extra items on the longer side are silently ignored"),
+        "{m:?}"
+    );
+    let p = page(&a);
+    assert!(p.contains("before the check `filled < 3`"), "{p}");
+    // A count guard without a zip says nothing of one.
+    let e = error(&c, "Buf::from_iter received {count} bytes but needs 4");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(!page(&a).contains("zip"), "{}", page(&a));
+}
+
+#[test]
+fn nan_check_on_float_arithmetic_names_the_invalid_operations() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "difference is NaN");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "`Finite::new` refuses NaN") && any(&m, "`inf - inf`") && any(&m, "`0 / 0`"),
+        "{m:?}"
+    );
+    // A receiver that is not arithmetic on a float gets no such sentence.
+    let e = error(&c, "result out of range");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(!page(&a).contains("IEEE 754"), "{}", page(&a));
+}
+
+#[test]
+fn match_self_arm_is_named_by_the_types_own_tag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "not yet implemented: no sum for small values");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let g = texts(&a, FactKind::Guard);
+    assert!(
+        any(
+            &g,
+            "the arm `Self::Small(v)` is the `Store` whose `kind()` is `Kind::Small`"
+        ),
+        "{g:?}"
+    );
+    assert!(section(&a, SectionName::When).contains("`Kind::Small`"));
+}

@@ -134,6 +134,15 @@ ALTER TABLE literals ADD COLUMN is_test INTEGER NOT NULL DEFAULT 0;
     r#"
 ALTER TABLE snapshots ADD COLUMN deps TEXT;
 "#,
+    r#"
+CREATE TABLE analysis_runs (
+    snapshot_id  INTEGER NOT NULL REFERENCES snapshots(id) ON DELETE CASCADE,
+    model        TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    hashes       TEXT NOT NULL,
+    PRIMARY KEY (snapshot_id, model)
+) WITHOUT ROWID;
+"#,
 ];
 
 /// The schema version this build writes.

@@ -107,6 +107,61 @@ impl Catalog {
         Ok(((snapshots as u64) << 40) ^ analyses as u64)
     }
 
+    /// A fingerprint of every snapshot in the catalogue (id, revision, when
+    /// it was indexed, how many sites): it changes whenever any snapshot is
+    /// indexed, indexed again or removed, and at nothing else.
+    pub fn snapshots_state(&self) -> Result<String> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, revision, indexed_at, site_count FROM snapshots ORDER BY id")?;
+        let rows: Vec<(i64, String, String, i64)> = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut out = String::new();
+        for (id, revision, at, sites) in rows {
+            out.push_str(&format!("{id}\t{revision}\t{at}\t{sites}\n"));
+        }
+        Ok(out)
+    }
+
+    /// The last whole-snapshot analysis run of `snapshot_id` with `model`:
+    /// its key and, for each error it analysed, the error id, the facts hash
+    /// and whether the error has a site in library code.
+    pub fn analysis_run(
+        &self,
+        snapshot_id: i64,
+        model: &str,
+    ) -> Result<Option<(String, Vec<(String, String, bool)>)>> {
+        let row: Option<(String, String)> = self
+            .conn
+            .query_row(
+                "SELECT key, hashes FROM analysis_runs WHERE snapshot_id = ?1 AND model = ?2",
+                params![snapshot_id, model],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(key, hashes)| {
+            let pairs = serde_json::from_str(&hashes).ok()?;
+            Some((key, pairs))
+        }))
+    }
+
+    /// Records a whole-snapshot analysis run (see [`Catalog::analysis_run`]).
+    pub fn store_analysis_run(
+        &self,
+        snapshot_id: i64,
+        model: &str,
+        key: &str,
+        pairs: &[(String, String, bool)],
+    ) -> Result<()> {
+        let hashes = serde_json::to_string(pairs).expect("pairs serialise");
+        self.conn.execute(
+            "INSERT OR REPLACE INTO analysis_runs (snapshot_id, model, key, hashes) VALUES (?1, ?2, ?3, ?4)",
+            params![snapshot_id, model, key, hashes],
+        )?;
+        Ok(())
+    }
+
     /// A cached analysis (JSON) of an error for these facts and model.
     pub fn analysis(
         &self,

@@ -82,8 +82,33 @@ fn rules_only_analysis_of_a_whole_repo_is_cached() {
     assert_eq!(s["cached"], 0);
     // All but `mmap_file`'s marker, which nothing calls.
     assert_eq!(s["with_trigger"].as_u64().unwrap(), errors - 1, "{s}");
+    assert_eq!(s["parsed_snapshots"], 1);
     let again = run_json(errdex(&db).args(["analyze", "--json", "facts"]));
     assert_eq!(again["cached"].as_u64().unwrap(), errors);
+    // An unchanged catalogue: the pages come from the recorded run, nothing
+    // is parsed, and the counts are the same.
+    assert_eq!(again["parsed_snapshots"], 0, "{again}");
+    assert_eq!(again["with_trigger"], s["with_trigger"]);
+    assert_eq!(again["library_errors"], s["library_errors"]);
+    // Another limit is another run: facts are gathered again (pages cached).
+    let limited = run_json(errdex(&db).args(["analyze", "--json", "--limit", "2", "facts"]));
+    assert_eq!(limited["parsed_snapshots"], 1, "{limited}");
+    assert_eq!(limited["errors"], 2);
+    // Indexing again changes the catalogue's snapshots: facts are gathered
+    // again, and the pages still come from the per-error cache.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
+    assert!(errdex(&db)
+        .arg("index")
+        .arg(&root)
+        .output()
+        .unwrap()
+        .status
+        .success());
+    let reindexed = run_json(errdex(&db).args(["analyze", "--json", "facts"]));
+    assert_eq!(reindexed["parsed_snapshots"], 1, "{reindexed}");
+    assert_eq!(reindexed["cached"].as_u64().unwrap(), errors);
+    let last = run_json(errdex(&db).args(["analyze", "--json", "facts"]));
+    assert_eq!(last["parsed_snapshots"], 0, "{last}");
 
     let id = id_of(&db, "facts", "division by zero");
     let page = run_json(errdex(&db).args(["show", "--json", &id]));
@@ -288,6 +313,10 @@ fn registry_crates_cold_helper_and_macro_generated_operators() {
         "{ga}"
     );
     assert!(ga.contains("`.collect()` into a `GenericArray`"), "{ga}");
+    assert!(
+        ga.contains("`zip` stops at the shorter side, so extra items on the longer side are silently ignored"),
+        "{ga}"
+    );
     assert!(!ga.contains("every call"), "{ga}");
     let of = page_of(
         &db,
@@ -300,4 +329,8 @@ fn registry_crates_cold_helper_and_macro_generated_operators() {
         "{of}"
     );
     assert!(of.contains("the `+` operator on a `NotNan`"), "{of}");
+    assert!(
+        of.contains("`NotNan::new` refuses NaN") && of.contains("`inf - inf`"),
+        "{of}"
+    );
 }

@@ -1,6 +1,8 @@
 //! `errdex analyze [REPO | ID]`: facts and sections for every error of a
 //! repo's newest snapshot (or one error), cached in the catalogue by
-//! (error id, facts hash, model).
+//! (error id, facts hash, model); a whole-snapshot run also records its key
+//! (analyser, model, limit, the catalogue's snapshots) so that running it
+//! again on an unchanged catalogue reads the pages without parsing.
 
 use crate::Failure;
 use errdex_analyze::{llm::Endpoint, Analysis, Author};
@@ -28,6 +30,9 @@ struct Summary {
     errors: usize,
     /// Analyses taken from the cache (same facts, same model).
     cached: usize,
+    /// Snapshots whose facts were gathered (parsed): 0 when every page came
+    /// from an unchanged earlier run.
+    parsed_snapshots: usize,
     /// Errors with at least one concrete trigger fact (test, caller, guard,
     /// asserted condition, constructor).
     with_trigger: usize,
@@ -112,8 +117,28 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
     let mut facts_time = Duration::ZERO;
     let mut model_time = Duration::ZERO;
     let mut asked = 0usize;
+    let snapshots_state = catalog.snapshots_state()?;
     for (row, only) in work {
         summary.repos.push(format!("{}@{}", row.repo, row.revision));
+        // A whole-snapshot run whose key (analyser, model, limit, the
+        // catalogue's snapshots) is unchanged gathers the same facts: take
+        // each error's page straight from the cache, without parsing.
+        let run_key = only
+            .is_none()
+            .then(|| errdex_analyze::run_key(&model_name, opts.limit, &snapshots_state));
+        if let Some(key) = &run_key {
+            if let Some(pages) = unchanged_run(&catalog, row.id, &model_name, key)? {
+                for (library, a) in pages {
+                    summary.errors += 1;
+                    summary.cached += 1;
+                    tally(&mut summary, &a, library);
+                }
+                continue;
+            }
+        }
+        let mut pairs = Vec::new();
+        let snapshot_id = row.id;
+        summary.parsed_snapshots += 1;
         let ids = match only {
             Some(id) => vec![id],
             None => {
@@ -157,6 +182,7 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             facts_time += t.elapsed();
             summary.errors += 1;
             let hash = errdex_analyze::facts_hash(&facts);
+            pairs.push((id.clone(), hash.clone(), library));
             if let Some(json) = catalog.analysis(&id, &hash, &model_name)? {
                 summary.cached += 1;
                 if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
@@ -176,6 +202,9 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
             catalog.store_analysis(&id, &hash, &model_name, &json)?;
         }
         bar.finish_and_clear();
+        if let Some(key) = &run_key {
+            catalog.store_analysis_run(snapshot_id, &model_name, key, &pairs)?;
+        }
     }
     summary.facts_ms_per_error = ms_per(facts_time, summary.errors);
     summary.model_ms_per_error = (asked > 0).then(|| ms_per(model_time, asked));
@@ -211,6 +240,34 @@ pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Resul
     }
     crate::out::emit(&o, json);
     Ok(0)
+}
+
+/// The cached pages of the last whole-snapshot run of `snapshot_id` with
+/// `model`, each with whether its error has a site in library code, when
+/// that run had this `key` and every page is still in the cache.
+fn unchanged_run(
+    catalog: &Catalog,
+    snapshot_id: i64,
+    model: &str,
+    key: &str,
+) -> Result<Option<Vec<(bool, Analysis)>>, Failure> {
+    let Some((stored, pairs)) = catalog.analysis_run(snapshot_id, model)? else {
+        return Ok(None);
+    };
+    if stored != key {
+        return Ok(None);
+    }
+    let mut pages = Vec::with_capacity(pairs.len());
+    for (id, hash, library) in pairs {
+        let Some(json) = catalog.analysis(&id, &hash, model)? else {
+            return Ok(None);
+        };
+        let Ok(a) = serde_json::from_str::<Analysis>(&json) else {
+            return Ok(None);
+        };
+        pages.push((library, a));
+    }
+    Ok(Some(pages))
 }
 
 fn tally(s: &mut Summary, a: &Analysis, library: bool) {
