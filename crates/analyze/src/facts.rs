@@ -2310,8 +2310,7 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
     if !compares {
         return None;
     }
-    let mut line = caller.lines.0;
-    for text_line in caller.text.lines() {
+    for (line, text_line) in (caller.lines.0..).zip(caller.text.lines()) {
         if line >= call_line {
             break;
         }
@@ -2319,7 +2318,6 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
         if code.contains(".zip(") {
             return Some(line);
         }
-        line += 1;
     }
     None
 }

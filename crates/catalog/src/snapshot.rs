@@ -31,6 +31,10 @@ fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
 /// The `model` of analyses made by rules alone, without a model.
 pub const RULES_MODEL: &str = "rules";
 
+/// The errors of a whole-snapshot analysis run: error id, facts hash, and
+/// whether the error has a site in library code.
+pub type RunErrors = Vec<(String, String, bool)>;
+
 impl Catalog {
     /// The newest snapshot of `repo`.
     pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
@@ -131,7 +135,7 @@ impl Catalog {
         &self,
         snapshot_id: i64,
         model: &str,
-    ) -> Result<Option<(String, Vec<(String, String, bool)>)>> {
+    ) -> Result<Option<(String, RunErrors)>> {
         let row: Option<(String, String)> = self
             .conn
             .query_row(

@@ -17,14 +17,3 @@ pub fn path(flag: Option<PathBuf>) -> Result<PathBuf, Failure> {
         .map_err(|e| Failure::input(format!("creating {}: {e}", dir.display())))?;
     Ok(dir.join("errdex.db"))
 }
-
-/// Opens a catalogue that must exist already (for reading commands).
-pub fn open_existing(path: &std::path::Path) -> Result<errdex_catalog::Catalog, Failure> {
-    if !path.exists() {
-        return Err(Failure::input(format!(
-            "no catalogue at {}: run `errdex index` first",
-            path.display()
-        )));
-    }
-    Ok(errdex_catalog::Catalog::open_read_only(path)?)
-}

@@ -136,15 +136,22 @@ impl Failure {
     }
 }
 
-impl From<errdex_catalog::CatalogError> for Failure {
-    fn from(e: errdex_catalog::CatalogError) -> Self {
-        Failure::input(e)
+impl From<errdex_app::AppError> for Failure {
+    fn from(e: errdex_app::AppError) -> Self {
+        let code = match e {
+            errdex_app::AppError::NoSuchError(_) => 1,
+            _ => 2,
+        };
+        Failure {
+            code,
+            message: e.to_string(),
+        }
     }
 }
 
 /// Stack of every thread that walks syntax trees: the command's own
 /// thread, rayon's workers and the server's threads. Recursive walks are
-/// bounded (`errdex_extract::MAX_SYNTAX_DEPTH`); this leaves them ample
+/// bounded (extraction's `MAX_SYNTAX_DEPTH`); this leaves them ample
 /// room (it is address space, touched only as far as used).
 pub const THREAD_STACK_BYTES: usize = 64 << 20;
 
@@ -184,10 +191,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             &sources,
             &cmd::index::Options {
                 json,
-                reuse: !no_reuse,
-                history: !no_history,
-                clones: cmd::index::parse_clones(&clones)?,
-                name,
+                index: errdex_app::index::IndexOptions {
+                    reuse: !no_reuse,
+                    history: !no_history,
+                    clones: errdex_app::index::parse_clones(&clones)?,
+                    name,
+                },
             },
         ),
         Command::Explain { text, lock, json } => {

@@ -502,4 +502,23 @@ fn show_is_linear_in_the_sites_of_one_error() {
     assert_eq!(last["sites"].as_array().unwrap().len(), 500);
     assert_ne!(first["sites"][0], last["sites"][0]);
     assert_eq!(get("?page=99")["page"], 40);
+
+    // So does the HTML page, with links to the other pages.
+    let html = |q: &str| -> String {
+        ureq::get(&server.url(&format!("/errors/{id}{q}")))
+            .call()
+            .unwrap()
+            .into_body()
+            .read_to_string()
+            .unwrap()
+    };
+    let page1 = html("");
+    assert!(page1.contains("<h2>Sites (20000)</h2>"), "{page1}");
+    assert_eq!(page1.matches("<li><code>src/lib.rs:").count(), 500);
+    assert!(page1.contains(&format!("<a href=\"/errors/{id}?page=40#sites\">40</a>")));
+    assert!(page1.contains("<code>src/lib.rs:2</code>"));
+    let page40 = html("?page=40");
+    assert!(page40.contains("<b>40</b>"));
+    assert!(page40.contains("<code>src/lib.rs:20001</code>"));
+    assert!(!page40.contains("<code>src/lib.rs:2</code>"));
 }

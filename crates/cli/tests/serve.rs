@@ -62,6 +62,7 @@ fn pages_and_api() {
         "id=\"related\"",
         "id=\"provenance\"",
         "id=\"source\"",
+        "id=\"sites\"",
         "id=\"versions\"",
     ];
     let mut at = 0;

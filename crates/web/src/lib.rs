@@ -291,7 +291,7 @@ fn html_page(body: String) -> Page {
     Page::new(HTML, body.into_bytes())
 }
 
-fn json_page(v: &serde_json::Value) -> Page {
+fn json_page(v: &impl serde::Serialize) -> Page {
     Page::new(JSON, serde_json::to_vec(v).expect("values serialise"))
 }
 
@@ -333,7 +333,7 @@ async fn search(
     };
     let key = format!("/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, false, move |s| {
-        let x = s.index().explain(&q);
+        let x = s.matcher().explain(&q);
         pages::explain_page(&q, &x).map(html_page)
     })
     .await
@@ -346,7 +346,7 @@ struct ExplainForm {
 
 /// Decodes pasted text the way the CLI does (binary is refused).
 fn pasted(text: &str) -> Result<String, PageError> {
-    errdex_match::input::decode(text.as_bytes()).map_err(|e| PageError::Bad(e.to_string()))
+    Ok(errdex_app::explain::read_pasted(text.as_bytes())?.text)
 }
 
 async fn explain_form(Extract(state): Extract<Shared>, Form(f): Form<ExplainForm>) -> Response {
@@ -355,7 +355,7 @@ async fn explain_form(Extract(state): Extract<Shared>, Form(f): Form<ExplainForm
         Err(e) => return html_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        let x = state.index().explain(&text);
+        let x = state.matcher().explain(&text);
         pages::explain_page(&text, &x)
     })
     .await
@@ -399,12 +399,14 @@ async fn repo(
 async fn error(
     Extract(state): Extract<Shared>,
     Path(id): Path<String>,
+    Query(SitesPage { page }): Query<SitesPage>,
     headers: HeaderMap,
 ) -> Response {
-    let key = format!("/errors/{id}");
+    let page = page.unwrap_or(1).max(1);
+    let key = format!("/errors/{id}?page={page}");
     cached(state, key, headers, false, move |s| {
         s.with_catalog(|c| {
-            let d = pages::error_data(s, c, &id)?;
+            let d = pages::error_data(s, c, &id, page)?;
             pages::error_page(s, &d)
         })
         .map(html_page)
@@ -412,7 +414,7 @@ async fn error(
     .await
 }
 
-/// `?page=N` of `GET /api/errors/{id}`.
+/// `?page=N` of an error's page and of `GET /api/errors/{id}`.
 #[derive(Deserialize)]
 struct SitesPage {
     page: Option<usize>,
@@ -427,8 +429,8 @@ async fn api_error(
     let page = page.unwrap_or(1).max(1);
     let key = format!("/api/errors/{id}?page={page}");
     cached(state, key, headers, true, move |s| {
-        s.with_catalog(|c| pages::error_data(s, c, &id))
-            .map(|d| json_page(&api::error_record(s, &d, page)))
+        s.with_catalog(|c| pages::error_data(s, c, &id, page))
+            .map(|d| json_page(&api::error_record(s, d)))
     })
     .await
 }
@@ -445,7 +447,7 @@ async fn api_search(
     };
     let key = format!("/api/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, true, move |s| {
-        Ok(json_page(&api::explanation(s, &s.index().explain(&q))))
+        Ok(json_page(&api::explanation(s, s.matcher().explain(&q))))
     })
     .await
 }
@@ -500,7 +502,7 @@ async fn api_explain(Extract(state): Extract<Shared>, headers: HeaderMap, body: 
         Err(e) => return json_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        api::explanation(&state, &state.index().explain(&text))
+        api::explanation(&state, state.matcher().explain(&text))
     })
     .await;
     match out {
@@ -538,7 +540,7 @@ async fn sitemap(Extract(state): Extract<Shared>, headers: HeaderMap) -> Respons
         s.with_catalog(|c| -> Result<(), PageError> {
             for r in c.repos()? {
                 urls.push(format!("{}{}", s.base_url, pages::repo_path(&r.slug)));
-                for e in c.list_errors(Some(&r.slug), None)? {
+                for e in c.list(Some(&r.slug), None)? {
                     if !e.is_test {
                         urls.push(format!("{}{}", s.base_url, pages::error_path(&e.id)));
                     }

@@ -3,9 +3,8 @@
 use crate::highlight;
 use crate::state::State;
 use askama::Template;
-use errdex_analyze::{Analysis, Author, FactKind, SectionName};
-use errdex_catalog::{Catalog, ErrorDetail, SiteRow};
-use errdex_match::Explanation;
+use errdex_analyze::{Author, FactKind, SectionName};
+use errdex_app::{AppError, Db, ErrorRecord, ExplainRecord, Sites};
 use std::collections::BTreeMap;
 
 /// What a page handler can fail with.
@@ -19,9 +18,17 @@ pub enum PageError {
     Internal(String),
 }
 
-impl From<errdex_catalog::CatalogError> for PageError {
-    fn from(e: errdex_catalog::CatalogError) -> Self {
-        PageError::Internal(e.to_string())
+impl From<AppError> for PageError {
+    fn from(e: AppError) -> Self {
+        match e {
+            AppError::NotAnId(id) => PageError::NotFound(format!("`{id}` is not an error id.")),
+            AppError::NoSuchError(id) => PageError::NotFound(format!("No error {id} is indexed.")),
+            AppError::NoSuchRepo(slug) => {
+                PageError::NotFound(format!("No repository `{slug}` is indexed."))
+            }
+            AppError::Input(why) => PageError::Bad(why),
+            e => PageError::Internal(e.to_string()),
+        }
     }
 }
 
@@ -93,7 +100,7 @@ struct Home {
 }
 
 /// The home page: search, explain, repos.
-pub fn home(c: &Catalog) -> Result<String, PageError> {
+pub fn home(c: &Db) -> Result<String, PageError> {
     let repos = c
         .repos()?
         .into_iter()
@@ -145,13 +152,13 @@ struct Repo {
 
 /// A repo's page: its newest snapshot's errors by file and kind, filtered.
 pub fn repo(
-    c: &Catalog,
+    c: &Db,
     slug: &str,
     kind: Option<&str>,
     q: Option<&str>,
     tests: bool,
 ) -> Result<String, PageError> {
-    let all = c.list_errors(Some(slug), None)?;
+    let all = c.list(Some(slug), None)?;
     let Some(first) = all.first() else {
         return Err(PageError::NotFound(format!(
             "No repository `{slug}` is indexed."
@@ -252,6 +259,21 @@ struct LineView {
     marked: bool,
 }
 
+struct SiteView {
+    path: String,
+    line: u32,
+    revision: String,
+    is_test: bool,
+    forge_url: Option<String>,
+}
+
+/// A link to another page of an error's sites.
+struct PageLink {
+    number: usize,
+    url: String,
+    current: bool,
+}
+
 struct VersionView {
     revision: String,
     lines: String,
@@ -282,74 +304,16 @@ struct ErrorPage {
     site_line: u32,
     excerpt: Vec<LineView>,
     forge_url: Option<String>,
+    sites: Vec<SiteView>,
+    sites_total: usize,
+    site_pages: Vec<PageLink>,
     versions: Vec<VersionView>,
     origin: Option<String>,
 }
 
-/// Everything an error's page and JSON record show.
-pub struct ErrorData {
-    /// The error.
-    pub error: ErrorDetail,
-    /// Its analysis.
-    pub analysis: Analysis,
-    /// The site shown (library code first, newest snapshot).
-    pub site: Option<SiteRow>,
-    /// Its excerpt, numbered.
-    pub excerpt: Vec<(u32, String)>,
-    /// Its forge link.
-    pub forge_url: Option<String>,
-    /// `(revision, lines)`, oldest first.
-    pub versions: Vec<(String, Vec<u32>)>,
-}
-
-/// Loads an error with its analysis and excerpt.
-pub fn error_data(state: &State, c: &Catalog, id: &str) -> Result<ErrorData, PageError> {
-    if errdex_model::ErrorId::parse(id).is_none() {
-        return Err(PageError::NotFound(format!("`{id}` is not an error id.")));
-    }
-    let Some(error) = c.error(id)? else {
-        return Err(PageError::NotFound(format!("No error {id} is indexed.")));
-    };
-    let newest = error
-        .sites
-        .first()
-        .map(|s| s.snapshot_id)
-        .unwrap_or_default();
-    let analyzer = state
-        .analyzer(c, newest)?
-        .ok_or_else(|| PageError::Internal(format!("error {id} has no snapshot")))?;
-    let analysis = errdex_analyze::current(c, &analyzer, &error)?;
-    let site = error
-        .sites
-        .iter()
-        .filter(|s| s.snapshot_id == newest)
-        .min_by_key(|s| s.is_test)
-        .cloned();
-    let (excerpt, forge_url) = match &site {
-        Some(s) => (
-            c.excerpt(s.snapshot_id, &s.path, s.excerpt_start, s.excerpt_end)?,
-            match (&error.remote, &s.vcs) {
-                (Some(r), Some(v)) => errdex_model::forge_link(r, v, &s.path, s.report_line),
-                _ => None,
-            },
-        ),
-        None => (Vec::new(), None),
-    };
-    let mut versions: Vec<(String, Vec<u32>)> = Vec::new();
-    for s in error.sites.iter().rev() {
-        match versions.last_mut() {
-            Some((r, lines)) if *r == s.revision => lines.push(s.report_line),
-            _ => versions.push((s.revision.clone(), vec![s.report_line])),
-        }
-    }
-    Ok(ErrorData {
-        error,
-        analysis,
-        site,
-        excerpt,
-        forge_url,
-        versions,
-    })
+/// An error's record with page `page` of its sites.
+pub fn error_data(state: &State, c: &Db, id: &str, page: usize) -> Result<ErrorRecord, PageError> {
+    Ok(c.error_record(&state.analyzers, id, Sites::Page(page))?)
 }
 
 fn short(rev: &str) -> &str {
@@ -382,9 +346,8 @@ fn issue_url(remote: &str, title: &str, page: &str) -> Option<String> {
 }
 
 /// An error's page.
-pub fn error_page(state: &State, d: &ErrorData) -> Result<String, PageError> {
-    let e = &d.error;
-    let a = &d.analysis;
+pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
+    let a = &e.analysis;
     let message_line = e.template.lines().next().unwrap_or("").to_string();
     let canonical = format!("{}{}", state.base_url, error_path(&e.id));
     let sections = a
@@ -438,24 +401,28 @@ pub fn error_page(state: &State, d: &ErrorData) -> Result<String, PageError> {
             },
         })
         .collect();
-    let (site_path, site_line, first, last) = match &d.site {
-        Some(s) => (s.path.clone(), s.report_line, s.line, s.end_line),
+    let (site_path, site_line, first, last) = match &e.shown {
+        Some(s) => (
+            s.site.path.clone(),
+            s.site.report_line,
+            s.site.line,
+            s.site.end_line,
+        ),
         None => (String::new(), 0, 0, 0),
     };
-    let code: String = d
-        .excerpt
+    let shown_excerpt = e.shown.as_ref().map_or(&[][..], |s| &s.excerpt[..]);
+    let code: String = shown_excerpt
         .iter()
-        .map(|(_, l)| l.as_str())
+        .map(|l| l.text.as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    let excerpt = d
-        .excerpt
+    let excerpt = shown_excerpt
         .iter()
         .zip(highlight::lines(&code))
-        .map(|((n, _), html)| LineView {
-            number: *n,
+        .map(|(l, html)| LineView {
+            number: l.line,
             html,
-            marked: *n >= first && *n <= last,
+            marked: l.line >= first && l.line <= last,
         })
         .collect();
     let made_by = match &a.provenance.model {
@@ -537,13 +504,41 @@ pub fn error_page(state: &State, d: &ErrorData) -> Result<String, PageError> {
         site_path,
         site_line,
         excerpt,
-        forge_url: d.forge_url.clone(),
-        versions: d
+        forge_url: e.shown.as_ref().and_then(|s| s.forge_url.clone()),
+        sites: e
+            .sites
+            .iter()
+            .map(|s| SiteView {
+                path: s.site.path.clone(),
+                line: s.site.report_line,
+                revision: s.site.revision.clone(),
+                is_test: s.site.is_test,
+                forge_url: s.forge_url.clone(),
+            })
+            .collect(),
+        sites_total: e.sites_total,
+        site_pages: if e.pages > 1 {
+            (1..=e.pages)
+                .map(|n| PageLink {
+                    number: n,
+                    url: format!("{}?page={n}#sites", error_path(&e.id)),
+                    current: n == e.page,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+        versions: e
             .versions
             .iter()
-            .map(|(r, l)| VersionView {
-                revision: r.clone(),
-                lines: l.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+            .map(|v| VersionView {
+                revision: v.revision.clone(),
+                lines: v
+                    .lines
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
             })
             .collect(),
         origin,
@@ -587,7 +582,8 @@ struct ExplainPage {
 const MATCHES_SHOWN: usize = 8;
 
 /// The results of explaining pasted output.
-pub fn explain_page(input: &str, x: &Explanation) -> Result<String, PageError> {
+pub fn explain_page(input: &str, record: &ExplainRecord) -> Result<String, PageError> {
+    let x = &record.explanation;
     let messages = x
         .messages
         .iter()

@@ -3,9 +3,7 @@
 //! for analyses not cached in the catalogue. All of it is rebuilt when the
 //! catalogue changes (a new snapshot or analysis).
 
-use errdex_analyze::Analyzer;
-use errdex_catalog::Catalog;
-use errdex_match::Index;
+use errdex_app::{Analyzers, Db, Matcher};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,45 +44,49 @@ pub struct State {
     /// The site's public base URL, no trailing slash (for links in JSON,
     /// the sitemap and issue reports).
     pub base_url: String,
-    pool: Vec<Mutex<Catalog>>,
+    pool: Vec<Mutex<Db>>,
     next: AtomicU64,
-    index: RwLock<Arc<Index>>,
+    matcher: RwLock<Arc<Matcher>>,
     generation: AtomicU64,
     pages: RwLock<HashMap<String, Page>>,
-    analyzers: Mutex<Vec<(i64, Arc<Analyzer>)>>,
+    /// Parsed snapshots for analyses not cached in the catalogue.
+    pub analyzers: Analyzers,
 }
 
 impl State {
     /// Opens the catalogue read-only and builds the matcher's index.
-    pub fn open(db: PathBuf, base_url: String) -> errdex_catalog::Result<Self> {
+    pub fn open(db: PathBuf, base_url: String) -> errdex_app::Result<Self> {
         let pool = (0..CONNECTIONS)
-            .map(|_| Catalog::open_read_only(&db).map(Mutex::new))
-            .collect::<errdex_catalog::Result<Vec<_>>>()?;
-        let (index, generation) = {
+            .map(|_| Db::open_existing(&db).map(Mutex::new))
+            .collect::<errdex_app::Result<Vec<_>>>()?;
+        let (matcher, generation) = {
             let c = pool[0].lock().expect("fresh lock");
-            (Index::from_data(c.match_data(None)?), c.generation()?)
+            (c.matcher(None)?, c.generation()?)
         };
         Ok(State {
             base_url,
             pool,
             next: AtomicU64::new(0),
-            index: RwLock::new(Arc::new(index)),
+            matcher: RwLock::new(Arc::new(matcher)),
             generation: AtomicU64::new(generation),
             pages: RwLock::new(HashMap::new()),
-            analyzers: Mutex::new(Vec::new()),
+            analyzers: Analyzers::new(MAX_ANALYZERS),
         })
     }
 
     /// Runs `f` with one of the read-only connections.
-    pub fn with_catalog<T>(&self, f: impl FnOnce(&Catalog) -> T) -> T {
+    pub fn with_catalog<T>(&self, f: impl FnOnce(&Db) -> T) -> T {
         let i = self.next.fetch_add(1, Ordering::Relaxed) as usize % self.pool.len();
         let c = self.pool[i].lock().unwrap_or_else(|p| p.into_inner());
         f(&c)
     }
 
     /// The matcher's index.
-    pub fn index(&self) -> Arc<Index> {
-        self.index.read().unwrap_or_else(|p| p.into_inner()).clone()
+    pub fn matcher(&self) -> Arc<Matcher> {
+        self.matcher
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// A cached page.
@@ -105,47 +107,20 @@ impl State {
         pages.insert(key, page);
     }
 
-    /// A parsed snapshot, kept for the next error of the same snapshot.
-    pub fn analyzer(
-        &self,
-        c: &Catalog,
-        snapshot_id: i64,
-    ) -> errdex_catalog::Result<Option<Arc<Analyzer>>> {
-        {
-            let kept = self.analyzers.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some((_, a)) = kept.iter().find(|(id, _)| *id == snapshot_id) {
-                return Ok(Some(a.clone()));
-            }
-        }
-        let Some(row) = c.snapshot(snapshot_id)? else {
-            return Ok(None);
-        };
-        let a = Arc::new(errdex_analyze::analyzer_for(c, row)?);
-        let mut kept = self.analyzers.lock().unwrap_or_else(|p| p.into_inner());
-        if kept.len() >= MAX_ANALYZERS {
-            kept.remove(0);
-        }
-        kept.push((snapshot_id, a.clone()));
-        Ok(Some(a))
-    }
-
     /// Checks whether the catalogue changed since the last check; if so,
     /// drops the cached pages and snapshots and rebuilds the index.
-    pub fn refresh(&self) -> errdex_catalog::Result<bool> {
+    pub fn refresh(&self) -> errdex_app::Result<bool> {
         let now = self.with_catalog(|c| c.generation())?;
         if now == self.generation.load(Ordering::Acquire) {
             return Ok(false);
         }
-        let index = Index::from_data(self.with_catalog(|c| c.match_data(None))?);
-        *self.index.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(index);
+        let matcher = self.with_catalog(|c| c.matcher(None))?;
+        *self.matcher.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(matcher);
         self.pages
             .write()
             .unwrap_or_else(|p| p.into_inner())
             .clear();
-        self.analyzers
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
+        self.analyzers.clear();
         self.generation.store(now, Ordering::Release);
         Ok(true)
     }

@@ -1,30 +1,11 @@
 //! `errdex explain [TEXT | -]`: find the sites that produced pasted output.
 
-use crate::{db, Failure};
-use errdex_catalog::Catalog;
-use errdex_match::{input, Explanation, Index};
-use serde::Serialize;
+use crate::Failure;
+use errdex_app::{Db, ExplainRecord, IndexInfo};
+use errdex_match::{input, Explanation};
 use std::fmt::Write;
 use std::io::Read;
 use std::path::Path;
-use std::time::Instant;
-
-/// How the index was made (part of the `--json` answer).
-#[derive(Serialize)]
-struct IndexInfo {
-    /// Always rebuilt from the catalogue at start-up.
-    built: &'static str,
-    templates: usize,
-    entries: usize,
-    build_ms: f64,
-}
-
-#[derive(Serialize)]
-struct Answer<'a> {
-    #[serde(flatten)]
-    explanation: &'a Explanation,
-    index: IndexInfo,
-}
 
 pub fn run(
     db_path: &Path,
@@ -44,35 +25,24 @@ pub fn run(
             buf
         }
     };
-    let text = input::decode(&bytes).map_err(Failure::input)?;
-    if bytes.len() > input::MAX_INPUT {
-        say_cut(&text);
+    let pasted = errdex_app::explain::read_pasted(&bytes)?;
+    if pasted.cut {
+        say_cut(&pasted.text);
     }
-    let catalog = db::open_existing(db_path)?;
-    let only = lock.map(|l| locked_versions(&catalog, l)).transpose()?;
-    let started = Instant::now();
-    let index = Index::from_data(catalog.match_data(only.as_deref())?);
-    let info = IndexInfo {
-        built: "at start-up from the catalogue",
-        templates: index.templates(),
-        entries: index.len(),
-        build_ms: (started.elapsed().as_secs_f64() * 1e4).round() / 10.0,
-    };
-    let explanation = index.explain(&text);
-    let code = if explanation.matched() { 0 } else { 1 };
+    let db = Db::open_existing(db_path)?;
+    let only = lock.map(|l| locked_versions(&db, l)).transpose()?;
+    let matcher = db.matcher(only.as_deref())?;
+    let record = matcher.explain(&pasted.text);
+    let code = if record.matched() { 0 } else { 1 };
     let mut o = String::new();
     if json {
-        let answer = Answer {
-            explanation: &explanation,
-            index: info,
-        };
         let _ = writeln!(
             o,
             "{}",
-            serde_json::to_string(&answer).expect("answers serialise")
+            serde_json::to_string(&record).expect("answers serialise")
         );
     } else {
-        print_human(&mut o, &catalog, &explanation, &info)?;
+        print_human(&mut o, &db, &record)?;
     }
     crate::out::emit(&o, json);
     Ok(code)
@@ -90,52 +60,24 @@ fn say_cut(kept: &str) {
     );
 }
 
-/// The `(repo, revision)` pairs of a lock file's packages as `index lock:`
-/// names them: `crate:NAME` at its version, a git package at its commit, a
-/// workspace member at its folder's content; says on stderr how many are
-/// not indexed yet.
-fn locked_versions(catalog: &Catalog, lock: &Path) -> Result<Vec<(String, String)>, Failure> {
-    use errdex_source::lock::{git_repo_slug, member_folders, packages, LockedSource};
-    let locked = packages(lock).map_err(Failure::input)?;
-    let members = member_folders(lock).unwrap_or_default();
-    let wanted = |f: &str| errdex_extract::Extractor::handles(&errdex_extract::RustExtractor, f);
-    let pairs: Vec<(String, String)> = locked
-        .into_iter()
-        .filter_map(|p| match &p.source {
-            LockedSource::Registry { .. } => Some((format!("crate:{}", p.name), p.version)),
-            LockedSource::Git { url, commit } => {
-                Some((git_repo_slug(url, &p.name), commit.clone()?))
-            }
-            LockedSource::Path => {
-                let dir = members.get(&(p.name.clone(), p.version.clone()))?;
-                let s = errdex_source::load_path_package(&p.name, dir, &wanted).ok()?;
-                Some((s.meta.repo, s.meta.revision))
-            }
-            LockedSource::Other(_) => None,
-        })
-        .collect();
-    let mut missing = 0;
-    for (repo, version) in &pairs {
-        if !catalog.has_snapshot(repo, version)? {
-            missing += 1;
-        }
-    }
-    if missing > 0 {
+/// The `(repo, revision)` pairs of a lock file's packages; says on stderr
+/// how many are not indexed yet.
+fn locked_versions(db: &Db, lock: &Path) -> Result<Vec<(String, String)>, Failure> {
+    let locked = db.locked_versions(lock)?;
+    if locked.missing > 0 {
         eprintln!(
-            "errdex: note: {missing} of {} locked packages are not indexed (run `errdex index lock:{}`)",
-            pairs.len(),
+            "errdex: note: {} of {} locked packages are not indexed (run `errdex index lock:{}`)",
+            locked.missing,
+            locked.pairs.len(),
             crate::out::escape_controls(&lock.display().to_string())
         );
     }
-    Ok(pairs)
+    Ok(locked.pairs)
 }
 
-fn print_human(
-    o: &mut String,
-    catalog: &Catalog,
-    x: &Explanation,
-    info: &IndexInfo,
-) -> Result<(), Failure> {
+fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Failure> {
+    let x: &Explanation = &record.explanation;
+    let info: &IndexInfo = &record.index;
     if x.messages.is_empty() {
         let _ = writeln!(o, "no message found in the input");
     }
@@ -146,7 +88,7 @@ fn print_human(
         let _ = writeln!(o, "answer: {}", describe(best));
         print_values(o, best);
         if best.kind != errdex_match::MatchKind::Location {
-            for (n, line) in catalog.excerpt(
+            for (n, line) in db.excerpt(
                 best.snapshot_id,
                 &best.path,
                 best.line.saturating_sub(1),

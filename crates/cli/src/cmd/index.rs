@@ -1,609 +1,130 @@
-//! `errdex index SOURCE...`: load, extract, store, summarise.
+//! `errdex index SOURCE...`: the index use case with progress bars on a
+//! terminal, and each source's summary as text or JSON.
 
 use crate::Failure;
-use errdex_catalog::{Catalog, SnapshotInput, WriteSummary};
-use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
-use errdex_model::{ErrorId, Origin};
-use errdex_source::{Snapshot, SourceSpec};
+use errdex_app::index::{IndexOptions, IndexSummary, Indexed, LockSummary};
+use errdex_app::{Event, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::Path;
+use std::sync::Mutex;
 
-/// What indexing one source did (the `--json` shape).
-#[derive(Serialize)]
-struct Summary {
-    repo: String,
-    revision: String,
-    date: Option<String>,
-    files: usize,
-    skipped: BTreeMap<&'static str, usize>,
-    sites: usize,
-    errors: usize,
-    by_kind: BTreeMap<&'static str, usize>,
-    test_sites: usize,
-    literals: usize,
-    syntax_errors: usize,
-    /// Files parsed this time.
-    parsed_files: usize,
-    /// Files unchanged since an earlier snapshot, whose cached result was used.
-    reused_files: usize,
-    replaced: bool,
-    /// The history pass, for git sources.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    history: Option<HistorySummary>,
-    seconds: f64,
-}
-
-/// What the history pass found (the `history` object of `--json`).
-#[derive(Serialize)]
-struct HistorySummary {
-    /// First-parent commits walked.
-    commits: usize,
-    /// Errors whose introducing commit was found.
-    traced: usize,
-    /// Errors older than a shallow clone's history.
-    before_shallow_boundary: usize,
-    /// Errors with no message text long enough to trace.
-    untraced: usize,
-    seconds: f64,
-}
-
-/// How to index.
+/// How to index, and how to print.
 pub struct Options {
     /// Print JSON summaries.
     pub json: bool,
-    /// Reuse cached results of unchanged files.
-    pub reuse: bool,
-    /// Trace each message's origin in git history.
-    pub history: bool,
-    /// Local clones of git dependencies: `(repository URL, folder)`.
-    pub clones: Vec<(String, PathBuf)>,
-    /// `--name`: the repo name for the one folder or git source.
-    pub name: Option<String>,
-}
-
-/// Checks a `--name`: one source, a folder or git repository, and a name
-/// of printable characters without spaces that is not a crate's.
-fn check_name(name: &str, specs: &[SourceSpec]) -> Result<(), Failure> {
-    if specs.len() != 1 || !matches!(specs[0], SourceSpec::Dir(_) | SourceSpec::Git(..)) {
-        return Err(Failure::input(
-            "--name takes exactly one DIR or GITDIR source",
-        ));
-    }
-    let bad = name.is_empty()
-        || name.len() > 200
-        || name.starts_with("crate:")
-        || name.starts_with('/')
-        || name.ends_with('/')
-        || name.chars().any(|c| c.is_control() || c.is_whitespace())
-        || name
-            .split('/')
-            .any(|p| p.is_empty() || p == "." || p == "..");
-    if bad {
-        return Err(Failure::input(format!(
-            "--name {name:?}: expected a name like owner/repo (no spaces, no empty, `.` or `..` parts)"
-        )));
-    }
-    Ok(())
-}
-
-/// Parses `--clone URL=DIR` values.
-pub fn parse_clones(values: &[String]) -> Result<Vec<(String, PathBuf)>, Failure> {
-    values
-        .iter()
-        .map(|v| {
-            let (url, dir) = v
-                .rsplit_once('=')
-                .ok_or_else(|| Failure::input(format!("--clone {v}: expected URL=DIR")))?;
-            let dir = PathBuf::from(dir);
-            if !errdex_source::SourceSpec::parse(&dir.to_string_lossy())
-                .is_ok_and(|s| matches!(s, SourceSpec::Git(..)))
-            {
-                return Err(Failure::input(format!(
-                    "--clone {v}: {} is not a git repository",
-                    dir.display()
-                )));
-            }
-            Ok((url.to_string(), dir))
-        })
-        .collect()
+    /// What the use case needs.
+    pub index: IndexOptions,
 }
 
 pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure> {
+    let bars = Bars::default();
     let json = opts.json;
-    let specs = sources
-        .iter()
-        .map(|s| SourceSpec::parse(s).map_err(Failure::input))
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(name) = &opts.name {
-        check_name(name, &specs)?;
-    }
-    let extractor = RustExtractor;
-    // Opened after the first source loads, so a bad source leaves no file.
-    let mut catalog: Option<Catalog> = None;
-    for spec in &specs {
-        if let SourceSpec::Lock(path) = spec {
-            let c = match &mut catalog {
-                Some(c) => c,
-                None => catalog.insert(Catalog::open(db)?),
-            };
-            index_lock(c, &extractor, path, opts)?;
-            continue;
-        }
-        let started = Instant::now();
-        let mut snapshot = load(spec, &extractor)?;
-        if let Some(name) = &opts.name {
-            snapshot.meta.repo = name.clone();
-        }
-        let catalog = match &mut catalog {
-            Some(c) => c,
-            None => catalog.insert(Catalog::open(db)?),
-        };
-        let git_dir = match spec {
-            SourceSpec::Git(dir, _) if opts.history => Some(dir.as_path()),
-            _ => None,
-        };
-        let summary = index_one(catalog, &extractor, snapshot, git_dir, started, opts)?;
+    errdex_app::index::index(db, sources, &opts.index, &bars, &mut |done| {
         let mut o = String::new();
         if json {
             let _ = writeln!(
                 o,
                 "{}",
-                serde_json::to_string(&summary).expect("summaries serialise")
+                serde_json::to_string(&done).expect("summaries serialise")
             );
-            crate::out::print_json(&o);
         } else {
-            print_summary(&mut o, &summary);
-            crate::out::print(&o);
+            match &done {
+                Indexed::Snapshot(s) => print_summary(&mut o, s),
+                Indexed::Lock(s) => print_lock(&mut o, s),
+            }
         }
-    }
+        crate::out::emit(&o, json);
+    })?;
     Ok(0)
 }
 
-fn load(spec: &SourceSpec, extractor: &RustExtractor) -> Result<Snapshot, Failure> {
-    let spinner = ProgressBar::new_spinner();
-    spinner.set_message(match spec {
-        SourceSpec::Dir(d) => format!("reading {}", d.display()),
-        SourceSpec::Git(d, rev) => format!("reading {}@{rev} from git", d.display()),
-        SourceSpec::Crate(c) => format!("fetching crate {} through cargo", c.name),
-        SourceSpec::Lock(p) => format!("reading {}", p.display()),
-    });
-    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
-    let snapshot = errdex_source::load(spec, &|p| extractor.handles(p)).map_err(Failure::input);
-    spinner.finish_and_clear();
-    snapshot
+/// indicatif bars for the use case's events (drawn only on a terminal).
+#[derive(Default)]
+struct Bars {
+    bar: Mutex<Option<ProgressBar>>,
 }
 
-fn index_one(
-    catalog: &mut Catalog,
-    extractor: &RustExtractor,
-    mut snapshot: Snapshot,
-    git_dir: Option<&Path>,
-    started: Instant,
-    opts: &Options,
-) -> Result<Summary, Failure> {
-    let bar = ProgressBar::new(snapshot.files.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} extracting {pos}/{len} files {wide_bar} {eta}")
-            .expect("static template")
-            .progress_chars("=> "),
-    );
-    let rev = snapshot.meta.revision.clone();
-    let trace = git_dir.map(|dir| History { dir, rev: &rev });
-    let stored = extract_and_store(catalog, extractor, &mut snapshot, opts.reuse, trace, &bar)?;
-    bar.finish_and_clear();
-    let Stored {
-        extraction,
-        written,
-        parsed,
-        reused,
-        history,
-    } = stored;
-    let mut by_kind = BTreeMap::new();
-    for s in &extraction.sites {
-        *by_kind.entry(s.kind.as_str()).or_insert(0) += 1;
-    }
-    let mut skipped = BTreeMap::new();
-    for s in &snapshot.skips {
-        *skipped.entry(s.reason.as_str()).or_insert(0) += 1;
-    }
-    Ok(Summary {
-        repo: snapshot.meta.repo.clone(),
-        revision: snapshot.meta.revision.clone(),
-        date: snapshot.meta.date.clone(),
-        files: snapshot.files.len(),
-        skipped,
-        sites: written.sites,
-        errors: written.errors,
-        by_kind,
-        test_sites: extraction.sites.iter().filter(|s| s.is_test).count(),
-        literals: extraction.literals.len(),
-        syntax_errors: extraction.syntax_errors,
-        parsed_files: parsed,
-        reused_files: reused,
-        replaced: written.replaced,
-        history,
-        seconds: started.elapsed().as_secs_f64(),
-    })
-}
-
-/// What indexing a lock file did (its `--json` line).
-#[derive(Serialize)]
-struct LockSummary {
-    lock: String,
-    packages: usize,
-    indexed: Vec<String>,
-    already_indexed: usize,
-    skipped: BTreeMap<&'static str, usize>,
-    seconds: f64,
-}
-
-/// Indexes every registry package of a lock file that is not indexed yet
-/// (a published version never changes, so it is never indexed twice).
-fn index_lock(
-    catalog: &mut Catalog,
-    extractor: &RustExtractor,
-    path: &Path,
-    opts: &Options,
-) -> Result<(), Failure> {
-    use errdex_source::lock::{member_folders, packages, same_repository, LockedSource};
-    let started = Instant::now();
-    let locked = packages(path).map_err(Failure::input)?;
-    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut skip = |why: &'static str| *skipped.entry(why).or_insert(0) += 1;
-    let mut todo = Vec::new();
-    let mut local = Vec::new();
-    let mut already = 0;
-    let members = if locked.iter().any(|p| p.source == LockedSource::Path) {
-        member_folders(path).ok()
-    } else {
-        None
-    };
-    for p in &locked {
-        match &p.source {
-            LockedSource::Registry { checksum } => {
-                if catalog.has_snapshot(&format!("crate:{}", p.name), &p.version)? {
-                    already += 1;
-                } else {
-                    todo.push((p, checksum.clone()));
-                }
+impl Progress for Bars {
+    fn event(&self, event: Event<'_>) {
+        let mut bar = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        match event {
+            Event::Loading(what) => {
+                let spinner = ProgressBar::new_spinner();
+                spinner.set_message(what.to_string());
+                spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+                *bar = Some(spinner);
             }
-            LockedSource::Path => {
-                match members
-                    .as_ref()
-                    .and_then(|m| m.get(&(p.name.clone(), p.version.clone())))
-                {
-                    Some(dir) => local.push((p, Local::Path(dir.clone()))),
-                    None => skip("path_outside_workspace"),
-                }
+            Event::Extracting { files } => {
+                let b = ProgressBar::new(files as u64);
+                b.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} extracting {pos}/{len} files {wide_bar} {eta}",
+                    )
+                    .expect("static template")
+                    .progress_chars("=> "),
+                );
+                *bar = Some(b);
             }
-            LockedSource::Git { url, commit } => {
-                let clone = opts
-                    .clones
-                    .iter()
-                    .find(|(u, _)| same_repository(u, url))
-                    .map(|(_, d)| d);
-                match (clone, commit) {
-                    (Some(dir), Some(c)) => local.push((p, Local::Git(dir.clone(), c.clone()))),
-                    _ => skip("git_without_clone"),
-                }
-            }
-            LockedSource::Other(_) => skip("unknown_source"),
-        }
-    }
-    if !todo.is_empty() {
-        errdex_source::prefetch_lock(path);
-    }
-    let bar = ProgressBar::new((todo.len() + local.len()) as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} indexing {pos}/{len} locked packages {wide_bar} {msg}",
-        )
-        .expect("static template"),
-    );
-    let mut indexed = Vec::new();
-    let wanted = |f: &str| extractor.handles(f);
-    for (p, checksum) in todo {
-        bar.set_message(format!("{}@{}", p.name, p.version));
-        let mut snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
-            .map_err(Failure::input)?;
-        extract_and_store(
-            catalog,
-            extractor,
-            &mut snapshot,
-            opts.reuse,
-            None,
-            &ProgressBar::hidden(),
-        )?;
-        indexed.push(format!("{}@{}", p.name, p.version));
-        bar.inc(1);
-    }
-    for (p, from) in local {
-        bar.set_message(format!("{}@{}", p.name, p.version));
-        bar.inc(1);
-        let (mut snapshot, label) = match &from {
-            Local::Path(dir) => (
-                errdex_source::load_path_package(&p.name, dir, &wanted).map_err(Failure::input)?,
-                format!("{}@{} (path {})", p.name, p.version, dir.display()),
+            Event::Tracing => restyle(
+                bar.as_ref(),
+                "{spinner} tracing messages through git history",
             ),
-            Local::Git(dir, commit) => {
-                match errdex_source::load(&SourceSpec::Git(dir.clone(), commit.clone()), &wanted) {
-                    Ok(mut s) => (
-                        {
-                            // Named after the locked URL, as `explain --lock` looks it up.
-                            if let LockedSource::Git { url, .. } = &p.source {
-                                s.meta.repo = errdex_source::lock::git_repo_slug(url, &p.name);
-                                s.meta.remote.get_or_insert_with(|| url.clone());
-                            }
-                            s
-                        },
-                        format!(
-                            "{}@{} (git {})",
-                            p.name,
-                            p.version,
-                            &commit[..commit.len().min(12)]
-                        ),
-                    ),
-                    Err(errdex_source::SourceError::UnknownRevision(_)) => {
-                        skip("git_revision_not_in_clone");
-                        continue;
-                    }
-                    Err(e) => return Err(Failure::input(e)),
+            Event::Writing => restyle(bar.as_ref(), "{spinner} writing the catalogue"),
+            Event::Packages { count } => {
+                let b = ProgressBar::new(count as u64);
+                b.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} indexing {pos}/{len} locked packages {wide_bar} {msg}",
+                    )
+                    .expect("static template"),
+                );
+                *bar = Some(b);
+            }
+            Event::Package(label) => {
+                if let Some(b) = bar.as_ref() {
+                    b.set_message(label.to_string());
                 }
             }
-        };
-        if catalog.has_snapshot(&snapshot.meta.repo, &snapshot.meta.revision)? {
-            already += 1;
-            continue;
+            Event::Analysing { .. } => {}
+            Event::Step => {
+                if let Some(b) = bar.as_ref() {
+                    b.inc(1);
+                }
+            }
+            Event::Done => {
+                if let Some(b) = bar.take() {
+                    b.finish_and_clear();
+                }
+            }
         }
-        extract_and_store(
-            catalog,
-            extractor,
-            &mut snapshot,
-            opts.reuse,
-            None,
-            &ProgressBar::hidden(),
-        )?;
-        indexed.push(label);
     }
-    bar.finish_and_clear();
-    let summary = LockSummary {
-        lock: path.display().to_string(),
-        packages: locked.len(),
-        indexed,
-        already_indexed: already,
-        skipped,
-        seconds: started.elapsed().as_secs_f64(),
-    };
-    let mut o = String::new();
-    if opts.json {
-        let _ = writeln!(
-            o,
-            "{}",
-            serde_json::to_string(&summary).expect("summaries serialise")
-        );
-    } else {
-        let skips: Vec<String> = summary
-            .skipped
-            .iter()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
-        let _ = writeln!(
-            o,
-            "indexed {}: {} packages, {} crates indexed, {} already indexed{}{} in {:.2}s",
-            summary.lock,
-            summary.packages,
-            summary.indexed.len(),
-            summary.already_indexed,
-            if skips.is_empty() { "" } else { ", skipped: " },
-            skips.join(", "),
-            summary.seconds
-        );
+}
+
+/// A spinner with a new line of text.
+fn restyle(bar: Option<&ProgressBar>, template: &str) {
+    if let Some(b) = bar {
+        b.enable_steady_tick(std::time::Duration::from_millis(120));
+        b.set_style(ProgressStyle::with_template(template).expect("static template"));
     }
-    crate::out::emit(&o, opts.json);
-    Ok(())
 }
 
-/// A lock file's package read from a local folder or clone.
-enum Local {
-    /// A workspace member's folder.
-    Path(PathBuf),
-    /// A local clone and the locked commit.
-    Git(PathBuf, String),
-}
-
-/// A snapshot extracted and written.
-struct Stored {
-    extraction: Extraction,
-    written: WriteSummary,
-    /// Files parsed.
-    parsed: usize,
-    /// Files unchanged since an earlier snapshot, not parsed again.
-    reused: usize,
-    /// The history pass, when one ran.
-    history: Option<HistorySummary>,
-}
-
-/// A git repository whose history the snapshot's messages are traced in.
-#[derive(Clone, Copy)]
-struct History<'a> {
-    dir: &'a Path,
-    rev: &'a str,
-}
-
-/// Extracts a snapshot, reusing the cached result of every file whose path
-/// and text an earlier snapshot already had (unless `reuse` is off), and
-/// writes it with the results of the files it parsed. Files nested too
-/// deeply to walk are taken out of the snapshot and counted as skipped.
-fn extract_and_store(
-    catalog: &mut Catalog,
-    extractor: &RustExtractor,
-    snapshot: &mut Snapshot,
-    reuse: bool,
-    history: Option<History>,
-    bar: &ProgressBar,
-) -> Result<Stored, Failure> {
-    let cached = if reuse {
-        let hashes: Vec<String> = snapshot
-            .files
-            .iter()
-            .map(|f| errdex_catalog::content_hash(&f.text))
-            .collect();
-        let keys: Vec<(&str, &str)> = snapshot
-            .files
-            .iter()
-            .zip(&hashes)
-            .map(|(f, h)| (f.path.as_str(), h.as_str()))
-            .collect();
-        catalog.cached_files(errdex_extract::FINGERPRINT, &keys)?
-    } else {
-        Default::default()
-    };
-    let earlier = |i: usize| cached.get(&i).and_then(|b| FileExtraction::decode(b));
-    let mut r =
-        errdex_extract::extract_all_reusing(extractor, &snapshot.files, &earlier, &|_| bar.inc(1));
-    drop_too_deep(snapshot, &mut r);
-    let snapshot = &*snapshot;
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    let (origins, history) = match history {
-        Some(h) => {
-            bar.set_style(
-                ProgressStyle::with_template("{spinner} tracing messages through git history")
-                    .expect("static template"),
-            );
-            let (origins, summary) = trace(h, snapshot, &r.extraction, extractor)?;
-            (origins, Some(summary))
-        }
-        None => (Vec::new(), None),
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} writing the catalogue").expect("static template"),
+fn print_lock(o: &mut String, s: &LockSummary) {
+    let skips: Vec<String> = s.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    let _ = writeln!(
+        o,
+        "indexed {}: {} packages, {} crates indexed, {} already indexed{}{} in {:.2}s",
+        s.lock,
+        s.packages,
+        s.indexed.len(),
+        s.already_indexed,
+        if skips.is_empty() { "" } else { ", skipped: " },
+        skips.join(", "),
+        s.seconds
     );
-    let written = catalog.replace_snapshot(&SnapshotInput {
-        meta: &snapshot.meta,
-        files: &snapshot.files,
-        extraction: &r.extraction,
-        fingerprint: errdex_extract::FINGERPRINT,
-        parsed: &r.parsed,
-        origins: &origins,
-    })?;
-    Ok(Stored {
-        parsed: r.parsed.len(),
-        reused: r.reused,
-        extraction: r.extraction,
-        written,
-        history,
-    })
 }
 
-/// Takes the files the extractor found too deep out of the snapshot (so
-/// their text is neither stored nor parsed again by analysis or the web
-/// server) and counts them as skipped; renumbers the parsed results.
-fn drop_too_deep(snapshot: &mut Snapshot, r: &mut errdex_extract::Reused) {
-    if r.too_deep.is_empty() {
-        return;
-    }
-    let deep: HashSet<usize> = r.too_deep.iter().copied().collect();
-    let mut renumber = vec![usize::MAX; snapshot.files.len()];
-    let mut kept = Vec::with_capacity(snapshot.files.len() - deep.len());
-    for (i, f) in std::mem::take(&mut snapshot.files).into_iter().enumerate() {
-        if deep.contains(&i) {
-            snapshot.skips.push(errdex_source::Skip {
-                path: f.path,
-                reason: errdex_source::SkipReason::TooDeep,
-            });
-        } else {
-            renumber[i] = kept.len();
-            kept.push(f);
-        }
-    }
-    snapshot.files = kept;
-    r.parsed.retain(|(i, _)| !deep.contains(i));
-    for (i, _) in &mut r.parsed {
-        *i = renumber[*i];
-    }
-}
-
-/// One history pass for every site's message: each distinct key is
-/// traced once, and its origin given to every site carrying it.
-fn trace(
-    h: History,
-    snapshot: &Snapshot,
-    extraction: &Extraction,
-    extractor: &RustExtractor,
-) -> Result<(Vec<(usize, Origin)>, HistorySummary), Failure> {
-    use errdex_source::history;
-    let started = Instant::now();
-    let mut keys: Vec<String> = Vec::new();
-    let mut key_index: HashMap<String, usize> = HashMap::new();
-    let texts: HashMap<&str, &str> = snapshot
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.text.as_str()))
-        .collect();
-    let site_keys: Vec<Option<usize>> = extraction
-        .sites
-        .iter()
-        .map(|s| {
-            let from = s.message_from.as_deref().and_then(|m| m.rsplit_once(':'));
-            let sources: Vec<&str> = [Some(s.path.as_str()), from.map(|(p, _)| p)]
-                .into_iter()
-                .flatten()
-                .filter_map(|p| texts.get(p).copied())
-                .collect();
-            let k = s.template.key_in(&sources)?;
-            Some(*key_index.entry(k.clone()).or_insert_with(|| {
-                keys.push(k);
-                keys.len() - 1
-            }))
-        })
-        .collect();
-    let found = history::introductions(h.dir, h.rev, &keys, &|p| extractor.handles(p))
-        .map_err(Failure::input)?;
-    // Counted per error (the catalogue's identity), not per site.
-    let ids: Vec<ErrorId> = extraction
-        .sites
-        .iter()
-        .map(|s| {
-            ErrorId::compute(
-                &snapshot.meta.repo,
-                &extraction.language,
-                s.kind,
-                &s.template,
-                &s.item_path,
-            )
-        })
-        .collect();
-    let mut origins = Vec::new();
-    let mut by_error: HashMap<ErrorId, &Origin> = HashMap::new();
-    for (i, k) in site_keys.iter().enumerate() {
-        if let Some(o) = k.and_then(|k| found.origins[k].as_ref()) {
-            by_error.insert(ids[i], o);
-            origins.push((i, o.clone()));
-        }
-    }
-    let traced = by_error
-        .values()
-        .filter(|o| matches!(o, Origin::Commit(_)))
-        .count();
-    let shallow = by_error.len() - traced;
-    let errors: HashSet<ErrorId> = ids.into_iter().collect();
-    Ok((
-        origins,
-        HistorySummary {
-            commits: found.commits,
-            traced,
-            before_shallow_boundary: shallow,
-            untraced: errors.len() - by_error.len(),
-            seconds: started.elapsed().as_secs_f64(),
-        },
-    ))
-}
-
-fn print_summary(o: &mut String, s: &Summary) {
+fn print_summary(o: &mut String, s: &IndexSummary) {
     let _ = writeln!(
         o,
         "indexed {}@{}: {} files ({} unchanged, not parsed again), {} sites ({} in tests), {} errors, {} literals in {:.2}s{}",

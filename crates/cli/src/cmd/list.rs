@@ -1,6 +1,7 @@
 //! `errdex list [REPO] [--kind K]`.
 
-use crate::{db, Failure};
+use crate::Failure;
+use errdex_app::Db;
 use errdex_model::Kind;
 use std::fmt::Write;
 use std::path::Path;
@@ -14,15 +15,7 @@ pub fn run(
     let kind: Option<Kind> = kind
         .map(|k| k.parse().map_err(Failure::input))
         .transpose()?;
-    let catalog = db::open_existing(db_path)?;
-    if let Some(r) = repo {
-        if !catalog.repos()?.iter().any(|x| x.slug == r) {
-            return Err(Failure::input(format!(
-                "no repo `{r}` in the catalogue (see `errdex list`)"
-            )));
-        }
-    }
-    let errors = catalog.list_errors(repo, kind)?;
+    let errors = Db::open_existing(db_path)?.list(repo, kind)?;
     let mut o = String::new();
     if json {
         let _ = writeln!(

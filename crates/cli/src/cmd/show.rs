@@ -1,110 +1,23 @@
 //! `errdex show ID`: an error, its sites with excerpts, its evidence.
 
-use crate::{db, Failure};
-use errdex_catalog::Catalog;
-use serde::Serialize;
+use crate::Failure;
+use errdex_app::{Analyzers, Db, Sites};
 use std::fmt::Write;
 use std::path::Path;
 
-/// A site with its excerpt (the `--json` shape of each site).
-#[derive(Serialize)]
-struct SiteView<'a> {
-    #[serde(flatten)]
-    site: &'a errdex_catalog::SiteRow,
-    excerpt: Vec<ExcerptLine>,
-    /// The site on its forge, pinned to the commit (GitHub, GitLab).
-    forge_url: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ExcerptLine {
-    line: u32,
-    text: String,
-}
-
-#[derive(Serialize)]
-struct ErrorView<'a> {
-    #[serde(flatten)]
-    error: &'a errdex_catalog::ErrorDetail,
-    #[serde(rename = "sites")]
-    site_views: Vec<SiteView<'a>>,
-    /// Each indexed revision holding the error, oldest first, with its lines.
-    versions: Vec<Version>,
-    /// Facts, sections and provenance.
-    analysis: &'a errdex_analyze::Analysis,
-}
-
-/// One revision holding an error.
-#[derive(Serialize)]
-struct Version {
-    revision: String,
-    lines: Vec<u32>,
-}
-
-/// The revisions of an error's sites, oldest first (sites come newest
-/// snapshot first).
-fn versions(error: &errdex_catalog::ErrorDetail) -> Vec<Version> {
-    let mut out: Vec<Version> = Vec::new();
-    for s in error.sites.iter().rev() {
-        match out.last_mut() {
-            Some(v) if v.revision == s.revision => v.lines.push(s.report_line),
-            _ => out.push(Version {
-                revision: s.revision.clone(),
-                lines: vec![s.report_line],
-            }),
-        }
-    }
-    out
-}
-
 pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
     if errdex_model::ErrorId::parse(id).is_none() {
-        return Err(Failure::input(format!(
-            "`{id}` is not an error id (16 hex digits, see `errdex list`)"
-        )));
+        return Err(errdex_app::AppError::NotAnId(id.to_string()).into());
     }
-    let catalog = db::open_existing(db_path)?;
-    let Some(error) = catalog.error(id)? else {
-        return Err(Failure {
-            code: 1,
-            message: format!("no error {id} in the catalogue"),
-        });
-    };
-    let site_views = error
-        .sites
-        .iter()
-        .map(|s| {
-            let forge_url = match (&error.remote, &s.vcs) {
-                (Some(remote), Some(vcs)) => {
-                    errdex_model::forge_link(remote, vcs, &s.path, s.report_line)
-                }
-                _ => None,
-            };
-            excerpt(&catalog, s).map(|excerpt| SiteView {
-                site: s,
-                excerpt,
-                forge_url,
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    let analysis = super::analyze::current(&catalog, &error)?;
+    let db = Db::open_existing(db_path)?;
+    let error = db.error_record(&Analyzers::new(1), id, Sites::All)?;
     let mut o = String::new();
     if json {
-        let view = ErrorView {
-            error: &error,
-            site_views,
-            versions: versions(&error),
-            analysis: &analysis,
-        };
-        let mut value = serde_json::to_value(&view).expect("views serialise");
-        // `sites` from the flattened detail is replaced by the richer views.
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert(
-                "sites".into(),
-                serde_json::to_value(&view.site_views).expect("views serialise"),
-            );
-        }
-        let _ = writeln!(o, "{value}");
+        let _ = writeln!(
+            o,
+            "{}",
+            serde_json::to_string(&error).expect("records serialise")
+        );
         crate::out::print_json(&o);
         return Ok(0);
     }
@@ -120,7 +33,7 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
         let _ = writeln!(o, "    {line}");
     }
     let _ = writeln!(o);
-    print_analysis(&mut o, &analysis);
+    print_analysis(&mut o, &error.analysis);
     let _ = writeln!(
         o,
         "in {}",
@@ -130,8 +43,8 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             &error.item_path
         }
     );
-    for v in &site_views {
-        let s = v.site;
+    for v in &error.sites {
+        let s = &v.site;
         let mut notes = Vec::new();
         if s.is_test {
             notes.push("test code".to_string());
@@ -174,7 +87,7 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             let _ = writeln!(o, "View on the forge: {url}");
         }
     }
-    let versions = versions(&error);
+    let versions = &error.versions;
     if versions.len() > 1 {
         let _ = writeln!(o);
         let _ = writeln!(
@@ -183,7 +96,7 @@ pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
             versions[0].revision,
             versions[versions.len() - 1].revision
         );
-        for v in &versions {
+        for v in versions {
             let lines: Vec<String> = v.lines.iter().map(u32::to_string).collect();
             let _ = writeln!(o, "  {} line {}", v.revision, lines.join(", "));
         }
@@ -295,12 +208,4 @@ fn print_analysis(o: &mut String, a: &errdex_analyze::Analysis) {
 /// A commit sha's first 12 digits.
 fn short(sha: &str) -> &str {
     sha.get(..12).unwrap_or(sha)
-}
-
-fn excerpt(catalog: &Catalog, s: &errdex_catalog::SiteRow) -> Result<Vec<ExcerptLine>, Failure> {
-    Ok(catalog
-        .excerpt(s.snapshot_id, &s.path, s.excerpt_start, s.excerpt_end)?
-        .into_iter()
-        .map(|(line, text)| ExcerptLine { line, text })
-        .collect())
 }

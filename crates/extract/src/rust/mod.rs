@@ -7,6 +7,8 @@
 
 mod attrs;
 mod calls;
+mod derive;
+mod display;
 mod macros;
 mod scope;
 mod tokens;

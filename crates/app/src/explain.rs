@@ -1,0 +1,212 @@
+//! `explain`: pasted output read within its limit, the matcher's index
+//! built from the catalogue (optionally restricted to a lock file's
+//! versions), and the explain record.
+
+use crate::{AppError, Db, Result};
+use errdex_match::{input, Explanation, Index, Match, Message};
+use serde::{Serialize, Serializer};
+use std::path::Path;
+use std::time::Instant;
+
+/// Pasted output, decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pasted {
+    /// The text read (at most [`input::MAX_INPUT`] bytes of it).
+    pub text: String,
+    /// Whether the input went on past the limit and was cut.
+    pub cut: bool,
+}
+
+/// Decodes pasted bytes (binary is refused); `bytes` may hold one byte
+/// past [`input::MAX_INPUT`] to tell that there was more.
+pub fn read_pasted(bytes: &[u8]) -> Result<Pasted> {
+    let text = input::decode(bytes).map_err(AppError::input)?;
+    Ok(Pasted {
+        text,
+        cut: bytes.len() > input::MAX_INPUT,
+    })
+}
+
+/// How the index was made (part of the explain record).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexInfo {
+    /// Always rebuilt from the catalogue at start-up.
+    pub built: &'static str,
+    /// Distinct compiled templates.
+    pub templates: usize,
+    /// (error, snapshot) entries.
+    pub entries: usize,
+    /// Milliseconds the build took.
+    pub build_ms: f64,
+}
+
+/// The matcher's index over the catalogue, and how it was made.
+pub struct Matcher {
+    index: Index,
+    info: IndexInfo,
+}
+
+/// The `(repo, revision)` pairs of a lock file's packages, as `index lock:`
+/// names them, and how many of them are not indexed yet.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Locked {
+    /// `(repo, revision)` of every package errdex can name.
+    pub pairs: Vec<(String, String)>,
+    /// How many of `pairs` the catalogue does not hold.
+    pub missing: usize,
+}
+
+impl Db {
+    /// Builds the matcher's index from every snapshot (or only `only`'s
+    /// `(repo, revision)` pairs).
+    pub fn matcher(&self, only: Option<&[(String, String)]>) -> Result<Matcher> {
+        let started = Instant::now();
+        let index = Index::from_data(self.catalog.match_data(only)?);
+        let info = IndexInfo {
+            built: "at start-up from the catalogue",
+            templates: index.templates(),
+            entries: index.len(),
+            build_ms: (started.elapsed().as_secs_f64() * 1e4).round() / 10.0,
+        };
+        Ok(Matcher { index, info })
+    }
+
+    /// The packages of a lock file as the catalogue names them: `crate:NAME`
+    /// at its version, a git package at its commit, a workspace member at
+    /// its folder's content.
+    pub fn locked_versions(&self, lock: &Path) -> Result<Locked> {
+        use errdex_extract::Extractor;
+        use errdex_source::lock::{git_repo_slug, member_folders, packages, LockedSource};
+        let locked = packages(lock).map_err(AppError::input)?;
+        let members = member_folders(lock).unwrap_or_default();
+        let wanted = |f: &str| errdex_extract::RustExtractor.handles(f);
+        let pairs: Vec<(String, String)> = locked
+            .into_iter()
+            .filter_map(|p| match &p.source {
+                LockedSource::Registry { .. } => Some((format!("crate:{}", p.name), p.version)),
+                LockedSource::Git { url, commit } => {
+                    Some((git_repo_slug(url, &p.name), commit.clone()?))
+                }
+                LockedSource::Path => {
+                    let dir = members.get(&(p.name.clone(), p.version.clone()))?;
+                    let s = errdex_source::load_path_package(&p.name, dir, &wanted).ok()?;
+                    Some((s.meta.repo, s.meta.revision))
+                }
+                LockedSource::Other(_) => None,
+            })
+            .collect();
+        let mut missing = 0;
+        for (repo, version) in &pairs {
+            if !self.catalog.has_snapshot(repo, version)? {
+                missing += 1;
+            }
+        }
+        Ok(Locked { pairs, missing })
+    }
+}
+
+impl Matcher {
+    /// How the index was made.
+    pub fn info(&self) -> &IndexInfo {
+        &self.info
+    }
+
+    /// Explains pasted output: the explain record.
+    pub fn explain(&self, text: &str) -> ExplainRecord {
+        ExplainRecord {
+            explanation: self.index.explain(text),
+            index: self.info.clone(),
+            urls: None,
+        }
+    }
+}
+
+/// The answer to pasted output, one shape for `errdex explain --json` and
+/// `POST /api/explain`: the matcher's messages, ranked matches, each
+/// message's best match and the unexplained messages, and how the index
+/// was made. The web server adds each match's page `url` (`null` for a
+/// free literal, which has no page).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExplainRecord {
+    /// What the matcher found.
+    pub explanation: Explanation,
+    /// How the index was made.
+    pub index: IndexInfo,
+    /// Each match's page URL, when the front-end has pages.
+    urls: Option<Vec<Option<String>>>,
+}
+
+impl ExplainRecord {
+    /// The record with each match's page URL, `url(error_id)`.
+    pub fn with_urls(mut self, url: impl Fn(&str) -> String) -> Self {
+        let urls = self
+            .explanation
+            .matches
+            .iter()
+            .map(|m| m.error_id.as_deref().map(&url))
+            .collect();
+        self.urls = Some(urls);
+        self
+    }
+
+    /// True when some message found a site.
+    pub fn matched(&self) -> bool {
+        self.explanation.matched()
+    }
+}
+
+/// A match with its page URL.
+#[derive(Serialize)]
+struct Linked<'a> {
+    #[serde(flatten)]
+    found: &'a Match,
+    url: &'a Option<String>,
+}
+
+/// The matches, bare or with their URLs.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Matches<'a> {
+    Bare(&'a [Match]),
+    Linked(Vec<Linked<'a>>),
+}
+
+/// The serialised record.
+#[derive(Serialize)]
+struct Shape<'a> {
+    messages: &'a [Message],
+    matches: Matches<'a>,
+    best: &'a [Option<usize>],
+    unexplained: &'a [usize],
+    index: &'a IndexInfo,
+}
+
+impl Serialize for ExplainRecord {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        // Every field named: a field the matcher adds must be placed here.
+        let Explanation {
+            messages,
+            matches,
+            best,
+            unexplained,
+        } = &self.explanation;
+        let matches = match &self.urls {
+            None => Matches::Bare(matches),
+            Some(urls) => Matches::Linked(
+                matches
+                    .iter()
+                    .zip(urls)
+                    .map(|(found, url)| Linked { found, url })
+                    .collect(),
+            ),
+        };
+        Shape {
+            messages,
+            matches,
+            best,
+            unexplained,
+            index: &self.index,
+        }
+        .serialize(s)
+    }
+}

@@ -1,0 +1,301 @@
+//! The writes of `Display` and `Debug` impls: each statement-level write
+//! (or run of them) as one message, writes in loops or beside others as
+//! parts, `debug_struct`-style builders, and delegation to an inner error.
+
+use super::calls::{call_args, is_fmt_path};
+use super::scope::{last_segment, Frame};
+use super::tokens;
+use super::Walker;
+use crate::{literal, Candidate, Condition};
+use errdex_model::{Kind, Site, Template};
+use tree_sitter::Node;
+
+impl<'a> Walker<'a> {
+    /// One write of a `Display`/`Debug` impl as a site (not yet pushed).
+    pub(crate) fn display_write_site(&mut self, node: Node) -> Option<Site> {
+        let (t, report) = self.display_template(node)?;
+        let display = self.display()?.clone();
+        let kind = if display.debug {
+            Kind::DebugImpl
+        } else {
+            Kind::Display
+        };
+        let mut site = self.new_site(node, report, kind, t);
+        if site.template.is_dynamic() && site.template.pieces().len() == 1 {
+            if let Some(errdex_model::Piece::Hole(h)) = site.template.pieces().first() {
+                if h.spec.is_empty() {
+                    site.delegates_to = Some(h.arg.clone());
+                }
+            }
+        }
+        site.partial = self.loops_in_fn() > 0
+            || self
+                .frames
+                .iter()
+                .rev()
+                .take_while(|f| !f.is_fn)
+                .any(|f| f.partial);
+        Some(site)
+    }
+
+    /// The template a write call prints, and the node a report names.
+    pub(super) fn display_template<'t>(&mut self, node: Node<'t>) -> Option<(Template, Node<'t>)> {
+        let node = if node.kind() == "try_expression" {
+            node.named_child(0)?
+        } else {
+            node
+        };
+        match node.kind() {
+            "macro_invocation" => {
+                let name_node = node.child_by_field_name("macro")?;
+                let name = last_segment(self.text(name_node)).to_string();
+                if name != "write" && name != "writeln" {
+                    return None;
+                }
+                let tt = super::macros::last_token_tree(node)?;
+                let args = tokens::split_args(tt);
+                let mut t = if args.len() > 1 {
+                    self.format_args_template(&args[1..])
+                } else {
+                    Template::new()
+                };
+                if name == "writeln" {
+                    t.push_lit("\n");
+                }
+                Some((t, name_node))
+            }
+            "call_expression" => {
+                let func = node.child_by_field_name("function")?;
+                let args = call_args(node);
+                if func.kind() == "scoped_identifier"
+                    && is_fmt_path(self.text(func))
+                    && args.len() == 2
+                {
+                    let inner = self.text(args[0]).trim_start_matches('&').to_string();
+                    return Some((Template::hole(inner, ""), func));
+                }
+                let field = func.child_by_field_name("field")?;
+                let method = self.text(field);
+                if matches!(method, "finish" | "finish_non_exhaustive") && args.is_empty() {
+                    return self.debug_builder_template(node).map(|t| (t, field));
+                }
+                if method == "fmt" && args.len() == 1 {
+                    let inner = func
+                        .child_by_field_name("value")
+                        .map(|v| self.text(v))
+                        .unwrap_or("");
+                    return Some((Template::hole(inner, ""), field));
+                }
+                let arg = *args.first()?;
+                let t = match method {
+                    "write_str" | "pad" => self
+                        .message_of(arg, 0)
+                        .unwrap_or_else(|| Template::hole(self.text(arg), "")),
+                    "write_fmt" => self.message_of(arg, 0)?,
+                    _ => return None,
+                };
+                Some((t, field))
+            }
+            _ => None,
+        }
+    }
+
+    /// `f.debug_struct("Name").field("a", &x).finish()` (and
+    /// `debug_tuple`) as the text it prints: `Name { a: {x:?} }`.
+    pub(super) fn debug_builder_template(&mut self, finish: Node) -> Option<Template> {
+        let non_exhaustive = finish
+            .child_by_field_name("function")
+            .and_then(|f| f.child_by_field_name("field"))
+            .is_some_and(|f| self.text(f) == "finish_non_exhaustive");
+        let mut fields: Vec<(Option<String>, String)> = Vec::new();
+        let mut cur = finish
+            .child_by_field_name("function")?
+            .child_by_field_name("value")?;
+        loop {
+            let func = cur.child_by_field_name("function")?;
+            let method = self.text(func.child_by_field_name("field")?);
+            let args = call_args(cur);
+            match (method, args.as_slice()) {
+                ("field", [name, value]) => {
+                    let name = literal::decode(self.text(*name))
+                        .unwrap_or_else(|| self.text(*name).to_string());
+                    fields.push((
+                        Some(name),
+                        self.text(*value).trim_start_matches('&').to_string(),
+                    ));
+                }
+                ("field", [value]) => {
+                    fields.push((None, self.text(*value).trim_start_matches('&').to_string()))
+                }
+                ("debug_struct" | "debug_tuple", [name]) => {
+                    let name = literal::decode(self.text(*name))?;
+                    fields.reverse();
+                    let tuple = method == "debug_tuple";
+                    let mut t = Template::literal(name);
+                    if fields.is_empty() && !non_exhaustive {
+                        return Some(t);
+                    }
+                    t.push_lit(if tuple { "(" } else { " { " });
+                    for (i, (fname, value)) in fields.iter().enumerate() {
+                        if i > 0 {
+                            t.push_lit(", ");
+                        }
+                        if let Some(n) = fname {
+                            t.push_lit(&format!("{n}: "));
+                        }
+                        t.push_hole(errdex_model::Hole {
+                            arg: value.clone(),
+                            spec: "?".into(),
+                        });
+                    }
+                    if non_exhaustive {
+                        t.push_lit(if fields.is_empty() { ".." } else { ", .." });
+                    }
+                    t.push_lit(if tuple { ")" } else { " }" });
+                    return Some(t);
+                }
+                _ => return None,
+            }
+            cur = func.child_by_field_name("value")?;
+        }
+    }
+
+    pub(crate) fn push_display(&mut self, site: Site) {
+        let ty = self
+            .display()
+            .map(|d| last_segment(&d.ty).to_string())
+            .unwrap_or_default();
+        self.out.candidates.push(Candidate {
+            site,
+            condition: Condition::ErrorType(ty),
+        });
+    }
+
+    pub(super) fn push_delegation(&mut self, node: Node, report: Node, inner: String) {
+        let Some(display) = self.display().cloned() else {
+            return;
+        };
+        let kind = if display.debug {
+            Kind::DebugImpl
+        } else {
+            Kind::Display
+        };
+        // `"SendError(..)".fmt(f)`: the string itself, quoted where it is
+        // printed with `Debug`.
+        if let Some(text) = literal::decode(&inner) {
+            let shown = if display.debug {
+                format!("{text:?}")
+            } else {
+                text
+            };
+            let site = self.new_site(node, report, kind, Template::literal(&shown));
+            self.push_display(site);
+            return;
+        }
+        let mut site = self.new_site(node, report, kind, Template::hole(inner.clone(), ""));
+        site.delegates_to = Some(inner);
+        self.push_display(site);
+    }
+
+    /// A block inside a `Display` impl: consecutive statement-level writes
+    /// form one message; writes in loops or beside other writes are parts.
+    pub(super) fn visit_block(&mut self, node: Node) {
+        if self.display().is_none() {
+            self.visit_children(node);
+            return;
+        }
+        let mut c = node.walk();
+        let stmts: Vec<Node> = node.named_children(&mut c).collect();
+        let direct: Vec<Node> = stmts.iter().filter_map(|s| self.direct_write(*s)).collect();
+        let nested_writes = stmts
+            .iter()
+            .any(|s| self.direct_write(*s).is_none() && contains_write(*s, self.src()));
+        let mut frame = Frame::named("");
+        frame.partial = nested_writes && !direct.is_empty();
+        self.frames.push(frame);
+        if direct.len() >= 2 {
+            let mut merged: Option<Site> = None;
+            for w in &direct {
+                let Some(site) = self.display_write_site(*w) else {
+                    continue;
+                };
+                self.claim(*w);
+                merged = Some(match merged {
+                    None => site,
+                    Some(mut m) => {
+                        m.template.append(&site.template);
+                        m.end_line = site.end_line;
+                        m.excerpt_end = m.excerpt_end.max(site.excerpt_end);
+                        m.delegates_to = None;
+                        m
+                    }
+                });
+            }
+            if let Some(m) = merged {
+                self.push_display(m);
+            }
+        }
+        self.visit_children(node);
+        self.frames.pop();
+    }
+
+    /// The write call a statement consists of (`write!(..)?;`, a trailing
+    /// `f.write_str(..)`).
+    pub(super) fn direct_write<'t>(&self, stmt: Node<'t>) -> Option<Node<'t>> {
+        let e = if stmt.kind() == "expression_statement" {
+            stmt.named_child(0)?
+        } else {
+            stmt
+        };
+        let e = if e.kind() == "try_expression" {
+            e.named_child(0)?
+        } else {
+            e
+        };
+        match e.kind() {
+            "macro_invocation" => {
+                let n = e.child_by_field_name("macro")?;
+                matches!(last_segment(self.text(n)), "write" | "writeln").then_some(e)
+            }
+            "call_expression" => {
+                let f = e.child_by_field_name("function")?;
+                let name = match f.kind() {
+                    "field_expression" => self.text(f.child_by_field_name("field")?),
+                    "scoped_identifier" => self.text(f),
+                    _ => return None,
+                };
+                let write = matches!(
+                    name,
+                    "write_str" | "pad" | "write_fmt" | "fmt" | "finish" | "finish_non_exhaustive"
+                ) || is_fmt_path(name);
+                write.then_some(e)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// True when a subtree holds a write call (macro or method).
+fn contains_write(node: Node, src: &[u8]) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "macro_invocation" => {
+                if let Some(m) = n.child_by_field_name("macro") {
+                    if matches!(m.utf8_text(src).map(last_segment), Ok("write" | "writeln")) {
+                        return true;
+                    }
+                }
+            }
+            "field_identifier" => {
+                if matches!(n.utf8_text(src), Ok("write_str" | "pad" | "write_fmt")) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.children(&mut c));
+    }
+    false
+}
