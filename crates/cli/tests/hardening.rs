@@ -245,7 +245,8 @@ fn terminal_output_escapes_control_characters() {
     let message = "\x1b]0;pwned\x07\x1b[2J wiped the screen";
     std::fs::write(
         root.join("src/\x1b[31mred.rs"),
-        format!("pub fn f() {{ panic!(\"{message}\") }}\n"),
+        // `#[track_caller]`: a report names the caller's line (`src/x.rs`).
+        format!("#[track_caller]\npub fn f() {{ panic!(\"{message}\") }}\n"),
     )
     .unwrap();
     let db = tmp.path().join("c.db");
