@@ -2386,18 +2386,11 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
     if !compares {
         return None;
     }
-    let mut line = caller.lines.0;
-    for text_line in caller.text.lines() {
-        if line >= call_line {
-            break;
-        }
-        let code = text_line.split("//").next().unwrap_or("");
-        if code.contains(".zip(") {
-            return Some(line);
-        }
-        line += 1;
-    }
-    None
+    (caller.lines.0..)
+        .zip(caller.text.lines())
+        .take_while(|(line, _)| *line < call_line)
+        .find(|(_, text)| text.split("//").next().unwrap_or("").contains(".zip("))
+        .map(|(line, _)| line)
 }
 
 fn guard_text(g: &Guard) -> String {

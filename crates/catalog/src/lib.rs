@@ -22,7 +22,7 @@ pub use read::{
     Counts, ErrorDetail, ErrorSummary, EvidenceRow, LiteralEntry, MatchEntry, MatchSite,
     RepoSummary, SiteRow,
 };
-pub use snapshot::{SnapshotRow, RULES_MODEL};
+pub use snapshot::{RunEntry, SnapshotRow, RULES_MODEL};
 pub use write::{SnapshotInput, WriteSummary};
 
 /// A catalogue error.

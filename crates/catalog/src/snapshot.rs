@@ -28,6 +28,10 @@ fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
     })
 }
 
+/// One error of a recorded analysis run: its id, its facts hash, and
+/// whether it has a site in library code.
+pub type RunEntry = (String, String, bool);
+
 /// The `model` of analyses made by rules alone, without a model.
 pub const RULES_MODEL: &str = "rules";
 
@@ -131,7 +135,7 @@ impl Catalog {
         &self,
         snapshot_id: i64,
         model: &str,
-    ) -> Result<Option<(String, Vec<(String, String, bool)>)>> {
+    ) -> Result<Option<(String, Vec<RunEntry>)>> {
         let row: Option<(String, String)> = self
             .conn
             .query_row(
@@ -152,7 +156,7 @@ impl Catalog {
         snapshot_id: i64,
         model: &str,
         key: &str,
-        pairs: &[(String, String, bool)],
+        pairs: &[RunEntry],
     ) -> Result<()> {
         let hashes = serde_json::to_string(pairs).expect("pairs serialise");
         self.conn.execute(
