@@ -29,6 +29,10 @@ pub struct Analyzer {
     errors: Vec<ErrorSummary>,
     /// Fn indices by name.
     by_name: HashMap<String, Vec<usize>>,
+    /// Call indices by the called name, ascending.
+    calls_by_name: HashMap<String, Vec<usize>>,
+    /// Call indices made by each fn (indexed like `symbols.fns`), ascending.
+    calls_in_fn: Vec<Vec<usize>>,
     /// Every identifier token of the snapshot's files.
     identifiers: HashSet<String>,
     /// Every fn name.
@@ -75,12 +79,22 @@ impl Analyzer {
             }
         }
         let fn_names = by_name.keys().cloned().collect();
+        let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
+        for (i, c) in symbols.calls.iter().enumerate() {
+            calls_by_name.entry(c.name.clone()).or_default().push(i);
+            if let Some(f) = c.caller.and_then(|f| calls_in_fn.get_mut(f)) {
+                f.push(i);
+            }
+        }
         Analyzer {
             snapshot,
             files,
             symbols,
             errors,
             by_name,
+            calls_by_name,
+            calls_in_fn,
             identifiers,
             fn_names,
         }
@@ -518,8 +532,18 @@ impl Analyzer {
     /// how it was resolved.
     fn callers_of(&self, fi: usize) -> Vec<(usize, Resolution)> {
         let targets = self.targets(fi);
+        // Only calls of a target's name can resolve to it; in call order.
+        let mut candidates: Vec<usize> = Vec::new();
+        let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            candidates.extend(self.calls_by_name.get(name).into_iter().flatten());
+        }
+        candidates.sort_unstable();
         let mut out = Vec::new();
-        for (ci, c) in self.symbols.calls.iter().enumerate() {
+        for ci in candidates {
+            let c = &self.symbols.calls[ci];
             let Some(caller) = c.caller else { continue };
             if caller == fi {
                 continue;
@@ -1503,7 +1527,10 @@ impl Analyzer {
         }
         if n == 0 && depth < 2 {
             // A fn that only passes on another crate fn's failure.
-            for c in self.symbols.calls.iter().filter(|c| c.caller == Some(fi)) {
+            for c in self.calls_in_fn[fi]
+                .iter()
+                .map(|&ci| &self.symbols.calls[ci])
+            {
                 let next = self.namesakes(&c.name).into_iter().find(|&i| {
                     i != fi && {
                         let r = &self.symbols.fns[i].signature;
@@ -1621,6 +1648,37 @@ impl Analyzer {
         self.setter_facts(b, &fields, Some(ty));
     }
 
+    /// The fns that call `start` (transitively, up to `hops` calls away),
+    /// nearest first, at most `max`: calls resolved by path, bound or a
+    /// unique name, not test code.
+    fn reached_from(&self, start: &[usize], hops: usize, max: usize) -> Vec<usize> {
+        let mut seen: HashSet<usize> = start.iter().copied().collect();
+        let mut queue: VecDeque<(usize, usize)> = start.iter().map(|&i| (i, 0)).collect();
+        let mut out = Vec::new();
+        while let Some((f, depth)) = queue.pop_front() {
+            if depth == hops {
+                continue;
+            }
+            for (ci, r) in self.callers_of(f) {
+                if matches!(r, Resolution::NameAmbiguous | Resolution::Trait) {
+                    continue;
+                }
+                let Some(caller) = self.symbols.calls[ci].caller else {
+                    continue;
+                };
+                if self.symbols.fns[caller].is_test || !seen.insert(caller) {
+                    continue;
+                }
+                out.push(caller);
+                if out.len() == max {
+                    return out;
+                }
+                queue.push_back((caller, depth + 1));
+            }
+        }
+        out
+    }
+
     /// For a method of a type: the fns that create the type (which the
     /// user calls to get one), and — for a `Drop` impl — the methods that
     /// consume the value without running the destructor.
@@ -1638,7 +1696,8 @@ impl Analyzer {
             return;
         }
         let mut makers = Vec::new();
-        for g in &self.symbols.fns {
+        let mut maker_ids = Vec::new();
+        for (gi, g) in self.symbols.fns.iter().enumerate() {
             if g.is_test
                 || makers.len() == 6
                 || matches!(
@@ -1661,6 +1720,7 @@ impl Analyzer {
                 || (mentions(ret, ty) && !mentions(ret, "Self"));
             if builds && g.name != f.name && !makers.contains(&g.qualified()) {
                 makers.push(g.qualified());
+                maker_ids.push(gi);
             }
         }
         if !makers.is_empty() && !b.seen(&format!("makers:{ty}")) {
@@ -1677,6 +1737,23 @@ impl Analyzer {
                 None,
                 None,
             );
+            // Where those makers are called from: the user's way to a value.
+            let reached = self.reached_from(&maker_ids, 4, 8);
+            if !reached.is_empty() {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "The code that makes a `{ty}` is reached from {} (nearest first).",
+                        reached
+                            .iter()
+                            .map(|&i| format!("`{}`", self.symbols.fns[i].qualified()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None,
+                    None,
+                );
+            }
         }
         if of_trait == Some("Drop") {
             let defusers: Vec<String> = self
@@ -2077,7 +2154,7 @@ impl Analyzer {
             return;
         }
         let mut setters = Vec::new();
-        for g in &self.symbols.fns {
+        for (gi, g) in self.symbols.fns.iter().enumerate() {
             if g.is_test || !g.is_pub || setters.len() == 6 {
                 continue;
             }
@@ -2089,13 +2166,12 @@ impl Analyzer {
             let sets = sets_field(g, fields) || {
                 // `Self::helper(..)` that sets it.
                 g.signature.contains("-> Self")
-                    && self.symbols.calls.iter().any(|c| {
-                        c.caller
-                            .is_some_and(|i| std::ptr::eq(&self.symbols.fns[i], g))
-                            && self.namesakes(&c.name).into_iter().any(|h| {
-                                let h = &self.symbols.fns[h];
-                                !std::ptr::eq(h, g) && sets_field(h, fields)
-                            })
+                    && self.calls_in_fn[gi].iter().any(|&ci| {
+                        let c = &self.symbols.calls[ci];
+                        self.namesakes(&c.name).into_iter().any(|h| {
+                            let h = &self.symbols.fns[h];
+                            !std::ptr::eq(h, g) && sets_field(h, fields)
+                        })
                     })
             };
             if sets && !setters.contains(&g.qualified()) {
@@ -2310,16 +2386,11 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
     if !compares {
         return None;
     }
-    for (line, text_line) in (caller.lines.0..).zip(caller.text.lines()) {
-        if line >= call_line {
-            break;
-        }
-        let code = text_line.split("//").next().unwrap_or("");
-        if code.contains(".zip(") {
-            return Some(line);
-        }
-    }
-    None
+    (caller.lines.0..)
+        .zip(caller.text.lines())
+        .take_while(|(line, _)| *line < call_line)
+        .find(|(_, text)| text.split("//").next().unwrap_or("").contains(".zip("))
+        .map(|(line, _)| line)
 }
 
 fn guard_text(g: &Guard) -> String {

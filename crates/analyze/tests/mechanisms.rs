@@ -268,3 +268,20 @@ fn match_self_arm_is_named_by_the_types_own_tag() {
     );
     assert!(section(&a, SectionName::When).contains("`Kind::Small`"));
 }
+
+#[test]
+fn stub_of_a_trait_impl_names_where_its_type_is_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(
+        &c,
+        "internal error: entered unreachable code: Sink must be indexed",
+    );
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "The code that makes a `Sink` is reached from `fill`"),
+        "{m:?}"
+    );
+    assert!(section(&a, SectionName::Means).contains("reached from `fill`"));
+}

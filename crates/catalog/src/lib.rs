@@ -19,7 +19,7 @@ use std::path::Path;
 
 pub use blob::hash as content_hash;
 pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
-pub use snapshot::{RunErrors, SnapshotRow, RULES_MODEL};
+pub use snapshot::{RunEntry, SnapshotRow, RULES_MODEL};
 pub use write::{SnapshotInput, WriteSummary};
 
 /// A catalogue error.

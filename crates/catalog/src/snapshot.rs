@@ -28,12 +28,12 @@ fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
     })
 }
 
+/// One error of a recorded analysis run: its id, its facts hash, and
+/// whether it has a site in library code.
+pub type RunEntry = (String, String, bool);
+
 /// The `model` of analyses made by rules alone, without a model.
 pub const RULES_MODEL: &str = "rules";
-
-/// The errors of a whole-snapshot analysis run: error id, facts hash, and
-/// whether the error has a site in library code.
-pub type RunErrors = Vec<(String, String, bool)>;
 
 impl Catalog {
     /// The newest snapshot of `repo`.
@@ -135,7 +135,7 @@ impl Catalog {
         &self,
         snapshot_id: i64,
         model: &str,
-    ) -> Result<Option<(String, RunErrors)>> {
+    ) -> Result<Option<(String, Vec<RunEntry>)>> {
         let row: Option<(String, String)> = self
             .conn
             .query_row(
@@ -156,7 +156,7 @@ impl Catalog {
         snapshot_id: i64,
         model: &str,
         key: &str,
-        pairs: &[(String, String, bool)],
+        pairs: &[RunEntry],
     ) -> Result<()> {
         let hashes = serde_json::to_string(pairs).expect("pairs serialise");
         self.conn.execute(
