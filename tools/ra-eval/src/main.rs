@@ -104,7 +104,10 @@ fn callers_of_site(
         .ok_or_else(|| anyhow!("{file} is not loaded"))?;
     let index = cancelled(analysis.file_line_index(file_id))?;
     let offset = index
-        .offset(LineCol { line: line.saturating_sub(1), col: 0 })
+        .offset(LineCol {
+            line: line.saturating_sub(1),
+            col: 0,
+        })
         .ok_or_else(|| anyhow!("no line {line} in {file}"))?;
     let tree = cancelled(analysis.parse(file_id))?;
     let func = tree
@@ -116,10 +119,18 @@ fn callers_of_site(
         .ok_or_else(|| anyhow!("no fn around {file}:{line} in the syntax tree"))?;
     let name = func.name().ok_or_else(|| anyhow!("fn without a name"))?;
     let fn_name = name.text().to_string();
-    let pos = FilePosition { file_id, offset: name.syntax().text_range().start() };
+    let pos = FilePosition {
+        file_id,
+        offset: name.syntax().text_range().start(),
+    };
 
-    let call_config = CallHierarchyConfig { exclude_tests: false, ra_fixture: RaFixtureConfig::default() };
-    let goto_config = GotoDefinitionConfig { ra_fixture: RaFixtureConfig::default() };
+    let call_config = CallHierarchyConfig {
+        exclude_tests: false,
+        ra_fixture: RaFixtureConfig::default(),
+    };
+    let goto_config = GotoDefinitionConfig {
+        ra_fixture: RaFixtureConfig::default(),
+    };
     let mut callers = Vec::new();
     let mut via = vec!["fn".to_string()];
     collect_callers(analysis, vfs, root, &call_config, pos, &mut callers)?;
@@ -130,7 +141,10 @@ fn callers_of_site(
                 continue;
             }
             via.push(format!("declaration {}", target.name.as_str()));
-            let decl_pos = FilePosition { file_id: target.file_id, offset: at };
+            let decl_pos = FilePosition {
+                file_id: target.file_id,
+                offset: at,
+            };
             collect_callers(analysis, vfs, root, &call_config, decl_pos, &mut callers)?;
         }
     }
@@ -156,7 +170,10 @@ fn collect_callers(
         };
         for range in &item.ranges {
             let at = place(analysis, vfs, root, range.file_id, range.range.start())?;
-            out.push(Caller { name: name.clone(), at });
+            out.push(Caller {
+                name: name.clone(),
+                at,
+            });
         }
     }
     Ok(())
@@ -174,7 +191,11 @@ fn place(
     let line = index.line_col(offset).line + 1;
     let path = vfs.file_path(file_id).to_string();
     let path = PathBuf::from(&path);
-    let shown = path.strip_prefix(root).unwrap_or(&path).display().to_string();
+    let shown = path
+        .strip_prefix(root)
+        .unwrap_or(&path)
+        .display()
+        .to_string();
     Ok(format!("{shown}:{line}"))
 }
 
