@@ -24,9 +24,6 @@ pub enum AppError {
     /// The error has no site, hence no snapshot to read it from.
     #[error("error {0} has no snapshot")]
     NoSnapshot(String),
-    /// A source could not be read.
-    #[error(transparent)]
-    Source(#[from] errdex_source::SourceError),
     /// The catalogue failed.
     #[error(transparent)]
     Catalog(#[from] errdex_catalog::CatalogError),

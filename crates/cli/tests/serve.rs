@@ -242,3 +242,38 @@ fn hostile_text_from_a_repository_renders_inert() {
         "<script>alert(1)</script>\" onload=\"steal()"
     );
 }
+
+#[test]
+fn serve_logs_through_tracing_as_rust_log_says() {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    let tmp = tempfile::tempdir().unwrap();
+    let db = facts_db(tmp.path());
+    let start = |filter: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
+            .env("ERRDEX_DB", &db)
+            .env("RUST_LOG", filter)
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.starts_with("errdex: serving http://"), "{first}");
+        // The log line is written before the server accepts anything.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let _ = child.kill();
+        let out = child.wait_with_output().unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let logged = start("info");
+    assert!(
+        logged.contains(" INFO ") && logged.contains("serving"),
+        "{logged:?}"
+    );
+    assert!(logged.contains("max_connections=4096"), "{logged:?}");
+    assert_eq!(start("off"), "");
+}

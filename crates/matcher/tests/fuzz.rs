@@ -3,12 +3,15 @@
 //! (pasted output) and the template compiler (format strings from a
 //! repository's source, compiled into match patterns). Each must answer on
 //! any input without panicking. `PROPTEST_CASES=N` raises the number of
-//! cases (20,000 per property by default).
+//! cases (20,000 per property by default). A failing case is kept in
+//! `proptest-regressions/fuzz.txt` (committed) and tried first on every
+//! later run. The long runs (≥ 10M cases per parser) are in the README.
 
 use errdex_extract::fmt::{template_of, Naming};
 use errdex_match::{input, Pattern};
 use errdex_model::Template;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 /// Pasted-output-like text: fragments of panic headers, backtraces,
 /// `Caused by:` chains, log prefixes and ANSI colours, among arbitrary
@@ -62,7 +65,9 @@ fn config() -> ProptestConfig {
             .ok()
             .and_then(|c| c.parse().ok())
             .unwrap_or(20_000),
-        failure_persistence: None,
+        failure_persistence: Some(Box::new(FileFailurePersistence::SourceParallel(
+            "proptest-regressions",
+        ))),
         ..ProptestConfig::default()
     }
 }

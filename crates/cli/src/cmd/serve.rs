@@ -17,8 +17,9 @@ pub fn run(
             db.display()
         )));
     }
+    init_logging();
     // Idle connections must not run the process out of descriptors.
-    errdex_web::raise_fd_limit();
+    let fds = errdex_web::raise_fd_limit();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_stack_size(crate::THREAD_STACK_BYTES)
@@ -41,9 +42,28 @@ pub fn run(
         // The first line says where: tests and scripts read it.
         println!("errdex: serving http://{local}");
         let _ = std::io::stdout().flush();
+        tracing::info!(
+            addr = %local,
+            base_url = %state.base_url,
+            max_connections = limits.max_connections,
+            open_files = fds,
+            "serving"
+        );
         errdex_web::serve(listener, Arc::new(state), limits)
             .await
             .map_err(|e| Failure::input(format!("server: {e}")))?;
         Ok(0)
     })
+}
+
+/// Logs to stderr through a `tracing` subscriber filtered by `RUST_LOG`
+/// (`info` when unset or unreadable).
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
 }
