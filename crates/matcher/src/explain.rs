@@ -1331,12 +1331,7 @@ impl Index {
 /// Whether error `e` stands in the function a frame names: the crate
 /// (`-` and `_` alike) and the last two segments of its item path.
 fn in_function(e: &errdex_model::MatchEntry, krate: &str, path: &[String]) -> bool {
-    let repo = e
-        .repo
-        .strip_prefix("crate:")
-        .unwrap_or(&e.repo)
-        .replace('-', "_");
-    if repo != krate.replace('-', "_") {
+    if crate::index::crate_name(&e.repo) != krate.replace('-', "_") {
         return false;
     }
     let item: Vec<&str> = e.item_path.split("::").collect();

@@ -123,6 +123,14 @@ fn format_literal(text: &str) -> Template {
     t
 }
 
+/// The crate name of a repo slug as manifests and symbols spell it
+/// (`crate:serde-json` → `serde_json`).
+pub(crate) fn crate_name(repo: &str) -> String {
+    repo.strip_prefix("crate:")
+        .unwrap_or(repo)
+        .replace('-', "_")
+}
+
 /// `Option`'s and `Result`'s variants as derived `Debug` prints them.
 fn is_std_shape(template: &str) -> bool {
     template == "None" || STD_WRAPPERS.iter().any(|p| template.starts_with(p))
@@ -270,11 +278,7 @@ impl Index {
     /// How many indexed snapshots depend on the crate of `repo`: of two
     /// crates printing the same text, the one more code runs on.
     pub(crate) fn dependents_of(&self, repo: &str) -> u32 {
-        let name = repo
-            .strip_prefix("crate:")
-            .unwrap_or(repo)
-            .replace('-', "_");
-        self.dependents.get(&name).copied().unwrap_or(0)
+        self.dependents.get(&crate_name(repo)).copied().unwrap_or(0)
     }
 
     /// Whether a message of snapshot `outer` may print one of `inner`
@@ -283,11 +287,7 @@ impl Index {
         let Some(deps) = self.deps.get(&outer) else {
             return true;
         };
-        let name = inner_repo
-            .strip_prefix("crate:")
-            .unwrap_or(inner_repo)
-            .replace('-', "_");
-        deps.contains(&name)
+        deps.contains(&crate_name(inner_repo))
     }
 
     /// Number of (error, snapshot) entries.
