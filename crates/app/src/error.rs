@@ -27,6 +27,9 @@ pub enum AppError {
     /// The catalogue failed.
     #[error(transparent)]
     Catalog(#[from] errdex_catalog::CatalogError),
+    /// The job queue failed.
+    #[error(transparent)]
+    Queue(#[from] errdex_queue::QueueError),
 }
 
 /// A use case's result.

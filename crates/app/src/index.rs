@@ -90,6 +90,20 @@ pub enum Indexed {
     Snapshot(IndexSummary),
     /// A lock file's packages.
     Lock(LockSummary),
+    /// A snapshot the catalogue held already, left as it was (only under
+    /// [`IndexOptions::skip_indexed`]).
+    Present(PresentSnapshot),
+}
+
+/// A snapshot found in the catalogue already.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PresentSnapshot {
+    /// Repo slug.
+    pub repo: String,
+    /// Revision.
+    pub revision: String,
+    /// Always true: tells this summary apart from an [`IndexSummary`].
+    pub already_indexed: bool,
 }
 
 /// How to index.
@@ -103,6 +117,10 @@ pub struct IndexOptions {
     pub clones: Vec<(String, PathBuf)>,
     /// The repo name for the one folder or git source.
     pub name: Option<String>,
+    /// Leave a snapshot the catalogue holds already as it is, instead of
+    /// indexing it again and replacing it (queued jobs: a published
+    /// version or a commit never changes).
+    pub skip_indexed: bool,
 }
 
 /// Checks a repo name given for one source: one source, a folder or git
@@ -192,6 +210,16 @@ pub fn index(
             Some(c) => c,
             None => catalog.insert(Catalog::open(db)?),
         };
+        if opts.skip_indexed
+            && catalog.has_snapshot(&snapshot.meta.repo, &snapshot.meta.revision)?
+        {
+            done(Indexed::Present(PresentSnapshot {
+                repo: snapshot.meta.repo,
+                revision: snapshot.meta.revision,
+                already_indexed: true,
+            }));
+            continue;
+        }
         let git_dir = match spec {
             SourceSpec::Git(dir, _) if opts.history => Some(dir.as_path()),
             _ => None,

@@ -12,6 +12,7 @@ mod error;
 pub mod explain;
 pub mod index;
 pub mod record;
+pub mod worker;
 
 pub use db::{Db, ErrorSummary, RepoSummary};
 pub use errdex_catalog::{EvidenceRow, SiteRow};

@@ -107,6 +107,66 @@ enum Command {
         #[arg(long, default_value_t = errdex_web::Limits::default().header_read_timeout.as_secs())]
         header_timeout: u64,
     },
+    /// Queue sources to index (or an analysis) for `errdex worker`s, in a
+    /// PostgreSQL catalogue. A `lock:` source becomes one job per registry
+    /// package; a job already queued, running or done is not added again.
+    Enqueue {
+        /// Sources as `index` takes them (with --analyze: a repo slug or
+        /// error id, none for every repo).
+        sources: Vec<String>,
+        /// Queue an analysis instead of indexing.
+        #[arg(long)]
+        analyze: bool,
+        /// With --analyze: the model server (as `analyze --llm`).
+        #[arg(long, requires = "analyze")]
+        llm: Option<String>,
+        /// With --analyze: the model name.
+        #[arg(long, requires = "analyze")]
+        model: Option<String>,
+        /// With --analyze: at most N errors per repo.
+        #[arg(long, value_name = "N", requires = "analyze")]
+        limit: Option<usize>,
+        /// Index jobs: parse every file again.
+        #[arg(long)]
+        no_reuse: bool,
+        /// Index jobs: skip the git history pass.
+        #[arg(long)]
+        no_history: bool,
+        /// Index jobs: the repo's name for one DIR or GITDIR source.
+        #[arg(long, value_name = "OWNER/REPO")]
+        name: Option<String>,
+        /// Attempts before a job is `failed`.
+        #[arg(long, default_value_t = 3)]
+        attempts: u32,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take jobs from the queue of a PostgreSQL catalogue and run them.
+    Worker {
+        /// Exit once no job is queued or running.
+        #[arg(long)]
+        once: bool,
+        /// Jobs run at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        /// Seconds a job is held without renewal (renewed every third);
+        /// a killed worker's job is taken again after this.
+        #[arg(long, default_value_t = 60)]
+        lease: u64,
+        /// Seconds before a failed job's first retry (doubled per attempt).
+        #[arg(long, default_value_t = 10)]
+        backoff: u64,
+        /// Print one JSON line per job.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the queue's jobs: state, attempts, error, timings.
+    Jobs {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Show one error: its page (sections with the facts they rest on), its
     /// sites with code excerpts, versions and history.
     Show {
@@ -155,6 +215,8 @@ impl From<errdex_app::AppError> for Failure {
 /// room (it is address space, touched only as far as used).
 pub const THREAD_STACK_BYTES: usize = 64 << 20;
 
+use errdex_app::worker::{AnalyzeJobOptions, IndexJobOptions, Work, WorkerOptions};
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Ignored if a pool already exists (it cannot here: nothing ran yet).
@@ -174,6 +236,11 @@ fn main() -> ExitCode {
             ExitCode::from(f.code)
         }
     }
+}
+
+/// The catalogue location as the queue takes it.
+fn db_url(db: &std::path::Path) -> String {
+    db.to_string_lossy().into_owned()
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
@@ -196,6 +263,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     history: !no_history,
                     clones: errdex_app::index::parse_clones(&clones)?,
                     name,
+                    skip_indexed: false,
                 },
             },
         ),
@@ -232,5 +300,60 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             },
         ),
         Command::Show { id, json } => cmd::show::run(&db, &id, json),
+        Command::Enqueue {
+            sources,
+            analyze,
+            llm,
+            model,
+            limit,
+            no_reuse,
+            no_history,
+            name,
+            attempts,
+            json,
+        } => {
+            let work = if analyze {
+                if sources.len() > 1 {
+                    return Err(Failure::input(
+                        "enqueue --analyze takes one repo or error id",
+                    ));
+                }
+                Work::Analyze(
+                    sources.into_iter().next(),
+                    AnalyzeJobOptions { llm, model, limit },
+                )
+            } else {
+                if sources.is_empty() {
+                    return Err(Failure::input("enqueue: name at least one source"));
+                }
+                Work::Index(
+                    sources,
+                    IndexJobOptions {
+                        no_reuse,
+                        no_history,
+                        name,
+                    },
+                )
+            };
+            cmd::queue::enqueue(&db_url(&db), &work, attempts.max(1), json)
+        }
+        Command::Worker {
+            once,
+            concurrency,
+            lease,
+            backoff,
+            json,
+        } => cmd::queue::work(
+            &db_url(&db),
+            &WorkerOptions {
+                concurrency: concurrency.max(1),
+                once,
+                lease: std::time::Duration::from_secs(lease.max(1)),
+                backoff: std::time::Duration::from_secs(backoff),
+                ..WorkerOptions::default()
+            },
+            json,
+        ),
+        Command::Jobs { json } => cmd::queue::jobs(&db_url(&db), json),
     }
 }

@@ -32,6 +32,9 @@ pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure>
             match &done {
                 Indexed::Snapshot(s) => print_summary(&mut o, s),
                 Indexed::Lock(s) => print_lock(&mut o, s),
+                Indexed::Present(s) => {
+                    let _ = writeln!(o, "{}@{} is indexed already", s.repo, s.revision);
+                }
             }
         }
         crate::out::emit(&o, json);

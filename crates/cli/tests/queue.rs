@@ -1,0 +1,236 @@
+//! The job queue end to end with the real binary on a real PostgreSQL
+//! server (`ERRDEX_TEST_PG`; CI always sets it, elsewhere these tests say
+//! loudly that they were skipped): workers sharing jobs, a worker killed
+//! mid-job, a job for a snapshot already indexed.
+
+mod common;
+
+use common::{errdex, run_json};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// A fresh database on the test server as a catalogue URL, or `None`.
+fn fresh_db(name: &str) -> Option<String> {
+    let Ok(url) = std::env::var("ERRDEX_TEST_PG") else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must set ERRDEX_TEST_PG to a PostgreSQL server"
+        );
+        eprintln!("SKIPPED {name}: set ERRDEX_TEST_PG=postgres://USER@HOST:PORT/DB to run it");
+        return None;
+    };
+    let admin: postgres::Config = url.parse().expect("ERRDEX_TEST_PG is a PostgreSQL URL");
+    let mut c = admin.connect(postgres::NoTls).expect("test server answers");
+    let db = format!("errdex_cli_{name}_{}", std::process::id());
+    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+        .unwrap();
+    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
+    let (base, _) = url.rsplit_once('/').expect("URL names a database");
+    Some(format!("{base}/{db}"))
+}
+
+/// A crate folder with `files` source files, each raising an error.
+fn crate_folder(root: &Path, name: &str, files: usize) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let mut lib = String::new();
+    for i in 0..files {
+        lib.push_str(&format!("mod m{i};\n"));
+        std::fs::write(
+            dir.join(format!("src/m{i}.rs")),
+            format!(
+                "pub fn check_{i}(n: usize) {{\n    if n > {i} {{\n        panic!(\"{name} limit {i} exceeded: {{n}}\");\n    }}\n}}\n"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    dir
+}
+
+fn jobs(url: &str) -> Vec<serde_json::Value> {
+    let v = run_json(errdex(Path::new(url)).args(["jobs", "--json"]));
+    v.as_array().unwrap().clone()
+}
+
+/// A worker process (standard output captured).
+fn worker(url: &str, args: &[&str]) -> Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("errdex"))
+        .env("ERRDEX_DB", url)
+        .env_remove("RUST_BACKTRACE")
+        .arg("worker")
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn finish(child: Child) -> String {
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "worker failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn repos(url: &str) -> Vec<String> {
+    let v = run_json(errdex(Path::new(url)).args(["list", "--json"]));
+    let mut r: Vec<String> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["repo"].as_str().unwrap().to_string())
+        .collect();
+    r.sort();
+    r.dedup();
+    r
+}
+
+#[test]
+fn two_workers_share_four_jobs() {
+    let Some(url) = fresh_db("two") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dirs: Vec<PathBuf> = (0..4)
+        .map(|i| crate_folder(tmp.path(), &format!("c{i}"), 3))
+        .collect();
+    let mut enqueue = errdex(Path::new(&url));
+    enqueue.args(["enqueue", "--json"]).args(&dirs);
+    let added = run_json(&mut enqueue);
+    assert_eq!(added["jobs"].as_array().unwrap().len(), 4, "{added}");
+    assert!(added["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|j| j["outcome"] == "added"));
+    let a = worker(&url, &["--once", "--json"]);
+    let b = worker(&url, &["--once", "--json"]);
+    let lines = finish(a) + &finish(b);
+    assert_eq!(lines.lines().count(), 4, "{lines}");
+    let all = jobs(&url);
+    assert_eq!(all.len(), 4);
+    for j in &all {
+        assert_eq!(j["state"], "done", "{j}");
+        assert_eq!(j["attempts"], 1, "{j}");
+    }
+    assert_eq!(repos(&url), ["c0", "c1", "c2", "c3"]);
+    // The same sources again: nothing is added.
+    let again = run_json(&mut enqueue);
+    assert!(again["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|j| j["outcome"] == "exists" && j["state"] == "done"));
+}
+
+#[test]
+fn a_killed_workers_job_is_retried_and_indexed_once() {
+    let Some(url) = fresh_db("kill") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    // Big enough that the job is still running when the worker is killed.
+    let dir = crate_folder(tmp.path(), "big", 4000);
+    run_json(
+        errdex(Path::new(&url))
+            .args(["enqueue", "--json"])
+            .arg(&dir),
+    );
+    let mut first = worker(&url, &["--lease", "2"]);
+    let started = Instant::now();
+    while jobs(&url)[0]["state"] != "running" {
+        assert!(started.elapsed() < Duration::from_secs(60), "never claimed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    first.kill().unwrap(); // SIGKILL: no cleanup, the lease just stops.
+    first.wait().unwrap();
+    assert_eq!(jobs(&url)[0]["state"], "running");
+    // A new worker waits for the lease to run out, then takes the job.
+    let out = finish(worker(&url, &["--once", "--lease", "30", "--json"]));
+    let outcome: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(outcome["attempt"], 2, "{out}");
+    assert_eq!(outcome["state"], "done", "{out}");
+    let job = &jobs(&url)[0];
+    assert_eq!(job["state"], "done");
+    assert_eq!(job["attempts"], 2);
+    assert_eq!(repos(&url), ["big"]);
+    let snapshots: Vec<serde_json::Value> =
+        run_json(errdex(Path::new(&url)).args(["list", "--json"]))
+            .as_array()
+            .unwrap()
+            .clone();
+    assert_eq!(snapshots.len(), 4000, "each error once, one snapshot");
+}
+
+#[test]
+fn a_job_for_an_indexed_snapshot_changes_nothing() {
+    let Some(url) = fresh_db("noop") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = crate_folder(tmp.path(), "same", 2);
+    // Two jobs (different options) for one snapshot (same content).
+    run_json(
+        errdex(Path::new(&url))
+            .args(["enqueue", "--json"])
+            .arg(&dir),
+    );
+    run_json(
+        errdex(Path::new(&url))
+            .args(["enqueue", "--json", "--no-reuse"])
+            .arg(&dir),
+    );
+    finish(worker(&url, &["--once"]));
+    let all = jobs(&url);
+    assert_eq!(all.len(), 2);
+    assert!(
+        all[0]["result"][0]["sites"].as_u64().unwrap() >= 2,
+        "{}",
+        all[0]
+    );
+    assert_eq!(all[1]["result"][0]["already_indexed"], true, "{}", all[1]);
+}
+
+#[test]
+fn a_failing_job_backs_off_then_fails_with_its_error() {
+    let Some(url) = fresh_db("fail") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = crate_folder(tmp.path(), "gone", 1);
+    run_json(
+        errdex(Path::new(&url))
+            .args(["enqueue", "--json", "--attempts", "2"])
+            .arg(&dir),
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    let out = finish(worker(&url, &["--once", "--backoff", "1", "--json"]));
+    let states: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["state"].to_string())
+        .collect();
+    assert_eq!(states, ["\"queued\"", "\"failed\""], "{out}");
+    let job = &jobs(&url)[0];
+    assert_eq!(job["state"], "failed");
+    assert_eq!(job["attempts"], 2);
+    assert!(job["error"].as_str().unwrap().contains("gone"), "{job}");
+}
+
+#[test]
+fn the_queue_needs_postgresql() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = errdex(&tmp.path().join("c.db"))
+        .arg("jobs")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("needs a PostgreSQL catalogue"), "{err}");
+    let out = errdex(Path::new("postgres://errdex:secret@127.0.0.1:1/none"))
+        .arg("jobs")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        "errdex: cannot connect to PostgreSQL at 127.0.0.1:1: connection refused"
+    );
+    assert!(!err.contains("secret"));
+}
