@@ -12,10 +12,11 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "errdex", version, about)]
 struct Cli {
-    /// The catalogue database (default: $ERRDEX_DB, else the platform data
-    /// folder's errdex/errdex.db).
-    #[arg(long, global = true)]
-    db: Option<PathBuf>,
+    /// The catalogue: a SQLite file, or a PostgreSQL database as
+    /// postgres://USER[:PASSWORD]@HOST:PORT/DB (default: $ERRDEX_DB, else
+    /// the platform data folder's errdex/errdex.db).
+    #[arg(long, global = true, value_name = "PATH|URL")]
+    db: Option<std::ffi::OsString>,
     #[command(subcommand)]
     command: Command,
 }
@@ -177,7 +178,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
-    let db = db::path(cli.db)?;
+    let db = db::location(cli.db)?;
     match cli.command {
         Command::Index {
             sources,
