@@ -312,14 +312,25 @@ pub(crate) fn one_line(e: &dyn std::error::Error) -> String {
     parts.join(": ").replace('\n', "; ")
 }
 
-/// A PostgreSQL failure on an open connection: the connection lost, or
-/// the server's reason.
+/// A PostgreSQL failure on an open connection: the connection lost (closed,
+/// broken, or ended by the server: a fatal error, an operator's
+/// intervention, class 57, or a connection exception, class 08), or the
+/// server's reason.
 pub(crate) fn pg_error(at: &str, e: postgres::Error) -> CatalogError {
-    let lost = e.is_closed()
-        || std::error::Error::source(&e).is_some_and(|c| c.downcast_ref::<std::io::Error>().is_some());
-    if lost {
+    let io = std::error::Error::source(&e).and_then(|c| c.downcast_ref::<std::io::Error>());
+    let ended = e.as_db_error().filter(|db| {
+        let code = db.code().code();
+        db.severity() == "FATAL" || code.starts_with("57") || code.starts_with("08")
+    });
+    if e.is_closed() || io.is_some() || ended.is_some() {
+        let reason = match (ended, io) {
+            (Some(db), _) => db.message().replace('\n', "; "),
+            (None, Some(io)) => io.to_string(),
+            (None, None) => "connection closed".to_string(),
+        };
         return CatalogError::Lost {
             at: at.to_string(),
+            reason,
         };
     }
     let reason = match e.as_db_error() {
@@ -362,7 +373,10 @@ impl Conn {
         pg: &RefCell<Pg>,
         at: &str,
         sql: &str,
-        f: impl FnOnce(&mut postgres::Client, &postgres::Statement) -> std::result::Result<T, postgres::Error>,
+        f: impl FnOnce(
+            &mut postgres::Client,
+            &postgres::Statement,
+        ) -> std::result::Result<T, postgres::Error>,
     ) -> Result<T> {
         let mut pg = pg.borrow_mut();
         let Pg { client, statements } = &mut *pg;
@@ -462,10 +476,11 @@ impl Conn {
                 }
             }
             Conn::Postgres { pg, at } => {
-                let row = Self::with_pg(pg, at, sql, |client, stmt| {
-                    client.query_opt(stmt, &pg_args(args))
+                // The first row, as SQLite's cursor gives it.
+                let rows = Self::with_pg(pg, at, sql, |client, stmt| {
+                    client.query(stmt, &pg_args(args))
                 })?;
-                row.as_ref().map(|r| f(&Row::Postgres(r))).transpose()
+                rows.first().map(|r| f(&Row::Postgres(r))).transpose()
             }
         }
     }
@@ -485,9 +500,11 @@ impl Conn {
     /// catalogue is in one (SQLite has one writer at a time anyway).
     pub fn lock_writers(&self) -> Result<()> {
         if self.is_postgres() {
-            self.query_one("SELECT pg_advisory_xact_lock(?1)", args![WRITE_LOCK], |_| {
-                Ok(())
-            })?;
+            self.query_one(
+                "SELECT pg_advisory_xact_lock(?1)",
+                args![WRITE_LOCK],
+                |_| Ok(()),
+            )?;
         }
         Ok(())
     }

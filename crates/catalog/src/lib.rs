@@ -50,10 +50,14 @@ pub enum CatalogError {
     },
     /// The connection to PostgreSQL broke; an unfinished write was not
     /// committed.
-    #[error("lost the connection to PostgreSQL at {at}; an unfinished write was rolled back")]
+    #[error(
+        "lost the connection to PostgreSQL at {at} ({reason}); an unfinished write was rolled back"
+    )]
     Lost {
         /// `HOST:PORT`.
         at: String,
+        /// What ended it, in one line.
+        reason: String,
     },
     /// PostgreSQL refused a statement.
     #[error("catalogue database (PostgreSQL at {at}): {reason}")]

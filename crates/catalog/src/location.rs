@@ -100,27 +100,6 @@ impl PgUrl {
         Ok(PgUrl { config, at, shown })
     }
 
-    /// `HOST:PORT`.
-    pub fn at(&self) -> &str {
-        &self.at
-    }
-
-    /// The same server and credentials, database `name`.
-    pub fn with_dbname(&self, name: &str) -> PgUrl {
-        let mut config = self.config.clone();
-        config.dbname(name);
-        let user = config.get_user().unwrap_or_default();
-        let shown = match user.is_empty() {
-            true => format!("postgres://{}/{name}", self.at),
-            false => format!("postgres://{user}@{}/{name}", self.at),
-        };
-        PgUrl {
-            config,
-            at: self.at.clone(),
-            shown,
-        }
-    }
-
     /// A connected client, or why not in one line.
     pub(crate) fn client(&self) -> Result<postgres::Client> {
         self.config.connect(postgres::NoTls).map_err(|e| {

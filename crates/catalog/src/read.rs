@@ -1,7 +1,7 @@
 //! Queries for `list`, `show` and the web pages.
 
 use crate::backend::{args, Row};
-use crate::{blob, CatalogError, Catalog, Result};
+use crate::{blob, Catalog, CatalogError, Result};
 use errdex_model::{
     EvidenceKind, Introduction, Kind, LiteralEntry, MatchData, MatchEntry, MatchSite, Origin,
     Template,
@@ -159,10 +159,7 @@ fn site_row(r: &Row) -> Result<SiteRow> {
         message_from: r.get(14)?,
         partial: r.get(15)?,
         delegates_to: r.get(16)?,
-        vcs: match (
-            r.get::<Option<String>>(17)?,
-            r.get::<Option<String>>(18)?,
-        ) {
+        vcs: match (r.get::<Option<String>>(17)?, r.get::<Option<String>>(18)?) {
             (Some(commit), path) => Some(errdex_model::VcsPin {
                 commit,
                 path_in_vcs: path.unwrap_or_default(),
@@ -294,24 +291,24 @@ impl Catalog {
             },
         )?;
         let origin = self.conn.query_opt(
-                "SELECT status, commit_sha, date, subject, pr FROM origins
+            "SELECT status, commit_sha, date, subject, pr FROM origins
                  WHERE error_id = ?1 ORDER BY snapshot_id DESC LIMIT 1",
-                args![id],
-                |r| {
-                    let status: String = r.get(0)?;
-                    let commit: String = r.get(1)?;
-                    Ok(if status == "commit" {
-                        Origin::Commit(Introduction {
-                            commit,
-                            date: r.get(2)?,
-                            subject: r.get::<Option<String>>(3)?.unwrap_or_default(),
-                            pr: r.get(4)?,
-                        })
-                    } else {
-                        Origin::BeforeShallowBoundary { boundary: commit }
+            args![id],
+            |r| {
+                let status: String = r.get(0)?;
+                let commit: String = r.get(1)?;
+                Ok(if status == "commit" {
+                    Origin::Commit(Introduction {
+                        commit,
+                        date: r.get(2)?,
+                        subject: r.get::<Option<String>>(3)?.unwrap_or_default(),
+                        pr: r.get(4)?,
                     })
-                },
-            )?;
+                } else {
+                    Origin::BeforeShallowBoundary { boundary: commit }
+                })
+            },
+        )?;
         Ok(Some(ErrorDetail {
             origin,
             id,

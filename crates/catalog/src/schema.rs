@@ -232,9 +232,11 @@ fn postgres_version(conn: &Conn, shown: &str) -> Result<Option<i64>> {
 /// migrate once (the others wait, then find it done).
 pub fn migrate_postgres(conn: &mut Conn, shown: &str) -> Result<()> {
     let tx = conn.transaction()?;
-    tx.query_one("SELECT pg_advisory_xact_lock(?1)", args![MIGRATION_LOCK], |_| {
-        Ok(())
-    })?;
+    tx.query_one(
+        "SELECT pg_advisory_xact_lock(?1)",
+        args![MIGRATION_LOCK],
+        |_| Ok(()),
+    )?;
     let current = match postgres_version(&tx, shown)? {
         Some(v) => v,
         None => {

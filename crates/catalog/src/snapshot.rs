@@ -103,11 +103,12 @@ impl Catalog {
                 )?;
                 Ok(((snapshots as u64) << 40) ^ analyses as u64)
             }
-            Conn::Postgres { .. } => self.conn.query_one(
-                "SELECT generation FROM errdex_schema",
-                args![],
-                |r| r.get(0),
-            ),
+            Conn::Postgres { .. } => {
+                self.conn
+                    .query_one("SELECT generation FROM errdex_schema", args![], |r| {
+                        r.get(0)
+                    })
+            }
         }
     }
 

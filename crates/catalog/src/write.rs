@@ -126,37 +126,37 @@ impl Catalog {
                         .to_string();
                 if seen.insert(id.clone()) {
                     let json = serde_json::to_string(&s.template).expect("templates serialise");
-                    tx.execute(add_error, args![
-                        id,
-                        repo_id,
-                        x.language,
-                        s.kind.as_str(),
-                        json,
-                        s.item_path
-                    ])?;
+                    tx.execute(
+                        add_error,
+                        args![id, repo_id, x.language, s.kind.as_str(), json, s.item_path],
+                    )?;
                 }
-                tx.execute(add_site, args![
-                    snapshot_id,
-                    id,
-                    s.path,
-                    s.line,
-                    s.column,
-                    s.end_line,
-                    s.report_line,
-                    s.report_column,
-                    s.reported_at_caller,
-                    s.is_test,
-                    s.excerpt_start,
-                    s.excerpt_end,
-                    s.arm,
-                    s.via_macro,
-                    s.message_from,
-                    s.partial,
-                    s.delegates_to
-                ])?;
+                tx.execute(
+                    add_site,
+                    args![
+                        snapshot_id,
+                        id,
+                        s.path,
+                        s.line,
+                        s.column,
+                        s.end_line,
+                        s.report_line,
+                        s.report_column,
+                        s.reported_at_caller,
+                        s.is_test,
+                        s.excerpt_start,
+                        s.excerpt_end,
+                        s.arm,
+                        s.via_macro,
+                        s.message_from,
+                        s.partial,
+                        s.delegates_to
+                    ],
+                )?;
                 ids.push(id);
             }
-            let add_evidence = "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)
+            let add_evidence =
+                "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
             let mut linked = HashSet::new();
             for e in &x.evidence {
@@ -169,53 +169,51 @@ impl Catalog {
                     ev.line,
                     ev.text.clone(),
                 )) {
-                    tx.execute(add_evidence, args![
-                        snapshot_id,
-                        id,
-                        ev.kind.as_str(),
-                        ev.path,
-                        ev.line,
-                        ev.item_path,
-                        ev.text
-                    ])?;
+                    tx.execute(
+                        add_evidence,
+                        args![
+                            snapshot_id,
+                            id,
+                            ev.kind.as_str(),
+                            ev.path,
+                            ev.line,
+                            ev.item_path,
+                            ev.text
+                        ],
+                    )?;
                 }
             }
             let add_literal = "INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
             for l in &x.literals {
-                tx.execute(add_literal, args![
-                    snapshot_id,
-                    l.path,
-                    l.line,
-                    l.column,
-                    l.text,
-                    l.is_test
-                ])?;
+                tx.execute(
+                    add_literal,
+                    args![snapshot_id, l.path, l.line, l.column, l.text, l.is_test],
+                )?;
             }
         }
         {
-            let add_origin = "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
+            let add_origin =
+                "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING";
             for (site, origin) in input.origins {
                 let Some(id) = ids.get(*site) else { continue };
                 match origin {
-                    Origin::Commit(c) => tx.execute(add_origin, args![
-                        snapshot_id,
-                        id,
-                        "commit",
-                        c.commit,
-                        c.date,
-                        c.subject,
-                        c.pr
-                    ])?,
-                    Origin::BeforeShallowBoundary { boundary } => tx.execute(add_origin, args![
-                        snapshot_id,
-                        id,
-                        "before_shallow_boundary",
-                        boundary,
-                        None::<String>,
-                        None::<String>,
-                        None::<u32>
-                    ])?,
+                    Origin::Commit(c) => tx.execute(
+                        add_origin,
+                        args![snapshot_id, id, "commit", c.commit, c.date, c.subject, c.pr],
+                    )?,
+                    Origin::BeforeShallowBoundary { boundary } => tx.execute(
+                        add_origin,
+                        args![
+                            snapshot_id,
+                            id,
+                            "before_shallow_boundary",
+                            boundary,
+                            None::<String>,
+                            None::<String>,
+                            None::<u32>
+                        ],
+                    )?,
                 };
             }
         }

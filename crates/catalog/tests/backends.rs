@@ -143,14 +143,9 @@ fn writing_again_replaces_the_snapshot_and_reuses_the_cache() {
             .iter()
             .map(|(a, b)| (a.as_str(), b.as_str()))
             .collect();
-        let cached = c
-            .cached_files(errdex_extract::FINGERPRINT, &refs)
-            .unwrap();
+        let cached = c.cached_files(errdex_extract::FINGERPRINT, &refs).unwrap();
         assert_eq!(cached.len(), s.files.len(), "{}", store.name);
-        assert!(c
-            .cached_files("another build", &refs)
-            .unwrap()
-            .is_empty());
+        assert!(c.cached_files("another build", &refs).unwrap().is_empty());
     }
 }
 
@@ -178,8 +173,10 @@ fn analyses_and_runs_are_stored_alike() {
         );
         let snap = c.newest_snapshot("facts").unwrap().unwrap();
         let pairs = vec![(id.clone(), "h1".to_string(), true)];
-        c.store_analysis_run(snap.id, "rules", "k1", &pairs).unwrap();
-        c.store_analysis_run(snap.id, "rules", "k2", &pairs).unwrap();
+        c.store_analysis_run(snap.id, "rules", "k1", &pairs)
+            .unwrap();
+        c.store_analysis_run(snap.id, "rules", "k2", &pairs)
+            .unwrap();
         assert_eq!(
             c.analysis_run(snap.id, "rules").unwrap(),
             Some(("k2".to_string(), pairs))

@@ -16,7 +16,13 @@ fn steady(mut v: Value) -> Value {
     fn strip(v: &mut Value) {
         match v {
             Value::Object(m) => {
-                for k in ["build_ms", "built", "seconds", "indexed_at", "facts_ms_per_error"] {
+                for k in [
+                    "build_ms",
+                    "built",
+                    "seconds",
+                    "indexed_at",
+                    "facts_ms_per_error",
+                ] {
                     m.remove(k);
                 }
                 m.values_mut().for_each(strip);
@@ -32,9 +38,7 @@ fn steady(mut v: Value) -> Value {
 /// Every answer the commands give about the fixture crate `facts`.
 fn answers(db: &str) -> Vec<Value> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/facts");
-    let mut out = vec![run_json(
-        errdex(db).arg("index").arg("--json").arg(&root),
-    )];
+    let mut out = vec![run_json(errdex(db).arg("index").arg("--json").arg(&root))];
     let list = run_json(errdex(db).args(["list", "--json"]));
     let ids: Vec<String> = list
         .as_array()
@@ -60,7 +64,9 @@ fn answers(db: &str) -> Vec<Value> {
         .unwrap();
     let mut api: Value = serde_json::from_str(&api).unwrap();
     // Links name the server's own address.
-    api.as_object_mut().unwrap().retain(|k, _| !k.ends_with("url"));
+    api.as_object_mut()
+        .unwrap()
+        .retain(|k, _| !k.ends_with("url"));
     out.push(api);
     out.into_iter().map(steady).collect()
 }

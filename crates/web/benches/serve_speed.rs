@@ -106,7 +106,8 @@ fn main() {
                 axum::Router::new().route("/", axum::routing::get(|| async { "Hello, World!" }));
             axum::serve(h, app).await.unwrap();
         });
-        let state = errdex_web::state::State::open(db.clone().into(), format!("http://{ea}")).unwrap();
+        let state =
+            errdex_web::state::State::open(db.clone().into(), format!("http://{ea}")).unwrap();
         tokio::spawn(errdex_web::serve(
             e,
             Arc::new(state),

@@ -18,7 +18,12 @@ pub struct Options {
     pub limit: Option<usize>,
 }
 
-pub fn run(db: &errdex_app::Location, target: Option<&str>, opts: &Options, json: bool) -> Result<u8, Failure> {
+pub fn run(
+    db: &errdex_app::Location,
+    target: Option<&str>,
+    opts: &Options,
+    json: bool,
+) -> Result<u8, Failure> {
     let options = AnalyzeOptions {
         llm: opts.llm.clone(),
         model: opts
