@@ -6,10 +6,9 @@
 
 use crate::{AppError, Db, Event, Progress, Result};
 use errdex_analyze::{llm::Endpoint, Analysis, Author};
-use errdex_catalog::{Catalog, ErrorDetail, SnapshotRow};
+use errdex_catalog::{Catalog, ErrorDetail, Location, SnapshotRow};
 use serde::Serialize;
 use std::collections::HashSet;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// What to analyse, and with which model.
@@ -62,7 +61,7 @@ pub struct AnalyzeSummary {
 /// Analyses `target` (a repo slug or an error id; every repo when `None`)
 /// of the catalogue at `db`, storing each analysis.
 pub fn analyze(
-    db: &Path,
+    db: &Location,
     target: Option<&str>,
     opts: &AnalyzeOptions,
     progress: &dyn Progress,
@@ -74,9 +73,7 @@ pub fn analyze(
         ),
         None => None,
     };
-    if !db.exists() {
-        return Err(AppError::NoCatalogue(db.to_path_buf()));
-    }
+    crate::db::check_exists(db)?;
     if let Some(e) = &endpoint {
         errdex_analyze::llm::reachable(e).map_err(AppError::input)?;
     }

@@ -2,9 +2,8 @@
 //! listed, and read as excerpts.
 
 use crate::{AppError, Result};
-use errdex_catalog::Catalog;
+use errdex_catalog::{Catalog, Location};
 use errdex_model::Kind;
-use std::path::Path;
 
 pub use errdex_catalog::{ErrorSummary, RepoSummary};
 
@@ -15,19 +14,17 @@ pub struct Db {
 
 impl Db {
     /// Opens (creating and migrating if needed) the catalogue for writing.
-    pub fn open(path: &Path) -> Result<Db> {
+    pub fn open(location: &Location) -> Result<Db> {
         Ok(Db {
-            catalog: Catalog::open(path)?,
+            catalog: Catalog::open(location)?,
         })
     }
 
     /// Opens a catalogue that must exist already, read-only.
-    pub fn open_existing(path: &Path) -> Result<Db> {
-        if !path.exists() {
-            return Err(AppError::NoCatalogue(path.to_path_buf()));
-        }
+    pub fn open_existing(location: &Location) -> Result<Db> {
+        check_exists(location)?;
         Ok(Db {
-            catalog: Catalog::open_read_only(path)?,
+            catalog: Catalog::open_read_only(location)?,
         })
     }
 
@@ -62,5 +59,14 @@ impl Db {
         end: u32,
     ) -> Result<Vec<(u32, String)>> {
         Ok(self.catalog.excerpt(snapshot_id, path, start, end)?)
+    }
+}
+
+/// [`AppError::NoCatalogue`] for a SQLite file that is not there (a
+/// PostgreSQL database without the catalogue is refused when opened).
+pub(crate) fn check_exists(location: &Location) -> Result<()> {
+    match location {
+        Location::Sqlite(path) if !path.exists() => Err(AppError::NoCatalogue(path.clone())),
+        _ => Ok(()),
     }
 }

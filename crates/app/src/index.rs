@@ -3,7 +3,7 @@
 //! as one snapshot; a lock file's packages one by one.
 
 use crate::{AppError, Event, Progress, Result};
-use errdex_catalog::{Catalog, SnapshotInput, WriteSummary};
+use errdex_catalog::{Catalog, Location, SnapshotInput, WriteSummary};
 use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
 use errdex_model::{ErrorId, Origin};
 use errdex_source::{Snapshot, SourceSpec};
@@ -172,10 +172,10 @@ pub fn parse_clones(values: &[String]) -> Result<Vec<(String, PathBuf)>> {
 }
 
 /// Indexes each source into the catalogue at `db` (created after the
-/// first source loads, so a bad source leaves no file), calling `done`
-/// with each source's summary as it is stored.
+/// first source loads, so a bad source leaves no file or schema),
+/// calling `done` with each source's summary as it is stored.
 pub fn index(
-    db: &Path,
+    db: &Location,
     sources: &[String],
     opts: &IndexOptions,
     progress: &dyn Progress,

@@ -6,7 +6,8 @@
 use crate::analyze::{analyze, AnalyzeOptions};
 use crate::index::{index, IndexOptions, Indexed};
 use crate::{AppError, Quiet, Result};
-use errdex_queue::{Config, Job, JobKind, NewJob, Queue};
+use errdex_catalog::{Location, PgUrl};
+use errdex_queue::{Job, JobKind, NewJob, Queue};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -78,24 +79,28 @@ pub struct EnqueueSummary {
 }
 
 /// Opens the queue in the catalogue's PostgreSQL database.
-pub fn queue_at(url: &str) -> Result<Queue> {
-    Ok(Queue::connect(&config(url)?)?)
+pub fn queue_at(db: &Location) -> Result<Queue> {
+    connect(postgres_of(db)?)
 }
 
-fn config(url: &str) -> Result<Config> {
-    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
-        return Err(AppError::input(
+fn connect(url: &PgUrl) -> Result<Queue> {
+    Ok(Queue::new(url.client()?)?)
+}
+
+/// The PostgreSQL database of a catalogue (a SQLite file has no queue).
+fn postgres_of(db: &Location) -> Result<&PgUrl> {
+    match db {
+        Location::Postgres(url) => Ok(url),
+        Location::Sqlite(_) => Err(AppError::input(
             "the job queue needs a PostgreSQL catalogue: pass --db postgres://USER@HOST:PORT/DB",
-        ));
+        )),
     }
-    url.parse::<Config>()
-        .map_err(|e| AppError::input(format!("--db: not a PostgreSQL URL: {e}")))
 }
 
 /// Adds jobs (and wakes idle workers); jobs already queued, running or
 /// done are left as they are.
-pub fn enqueue(url: &str, work: &Work, max_attempts: u32) -> Result<EnqueueSummary> {
-    let mut queue = queue_at(url)?;
+pub fn enqueue(db: &Location, work: &Work, max_attempts: u32) -> Result<EnqueueSummary> {
+    let mut queue = queue_at(db)?;
     let mut summary = EnqueueSummary::default();
     let mut jobs: Vec<NewJob> = Vec::new();
     match work {
@@ -243,28 +248,27 @@ pub struct WorkSummary {
     pub lost: usize,
 }
 
-/// Works the queue of the PostgreSQL catalogue at `url` with
+/// Works the queue of the PostgreSQL catalogue `db` with
 /// `opts.concurrency` threads, calling `report` after each job; returns
 /// when the queue is empty under `once`, else only on a database error.
 pub fn work(
-    url: &str,
+    db: &Location,
     opts: &WorkerOptions,
     report: &(dyn Fn(&JobOutcome) + Sync),
 ) -> Result<WorkSummary> {
-    let cfg = config(url)?;
+    let url = postgres_of(db)?;
     // Connect (and migrate) once before the threads start.
-    Queue::connect(&cfg)?;
+    connect(url)?;
     let threads = opts.concurrency.max(1);
     let results: Vec<Result<WorkSummary>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|i| {
-                let cfg = cfg.clone();
                 let name = if threads == 1 {
                     opts.name.clone()
                 } else {
                     format!("{}/{i}", opts.name)
                 };
-                s.spawn(move || work_thread(url, &cfg, &name, opts, report))
+                s.spawn(move || work_thread(db, url, &name, opts, report))
             })
             .collect();
         handles
@@ -288,13 +292,13 @@ pub fn work(
 const MAX_IDLE_WAIT: Duration = Duration::from_secs(5);
 
 fn work_thread(
-    url: &str,
-    cfg: &Config,
+    db: &Location,
+    url: &PgUrl,
     name: &str,
     opts: &WorkerOptions,
     report: &(dyn Fn(&JobOutcome) + Sync),
 ) -> Result<WorkSummary> {
-    let mut queue = Queue::connect(cfg)?;
+    let mut queue = connect(url)?;
     let mut summary = WorkSummary::default();
     loop {
         let Some(job) = queue.claim(name, opts.lease)? else {
@@ -310,7 +314,7 @@ fn work_thread(
             continue;
         };
         let started = std::time::Instant::now();
-        let ran = with_lease(cfg, &job, name, opts.lease, || run(url, &job));
+        let ran = with_lease(url, &job, name, opts.lease, || run(db, &job));
         let (state, error) = match ran {
             Ok(result) => {
                 let kept = queue.complete(job.id, name, &result)?;
@@ -343,13 +347,13 @@ fn work_thread(
 }
 
 /// Runs `f` while a thread renews the lease on `job` every third of it.
-fn with_lease<T>(cfg: &Config, job: &Job, name: &str, lease: Duration, f: impl FnOnce() -> T) -> T {
+fn with_lease<T>(url: &PgUrl, job: &Job, name: &str, lease: Duration, f: impl FnOnce() -> T) -> T {
     let stop = Arc::new(AtomicBool::new(false));
     std::thread::scope(|s| {
         let renewer = {
             let stop = Arc::clone(&stop);
             s.spawn(move || {
-                let Ok(mut q) = Queue::connect(cfg) else {
+                let Ok(mut q) = connect(url) else {
                     return;
                 };
                 let step = (lease / 3).max(Duration::from_millis(50));
@@ -374,8 +378,8 @@ fn with_lease<T>(cfg: &Config, job: &Job, name: &str, lease: Duration, f: impl F
     })
 }
 
-/// Runs one job against the catalogue at `url`; its result as JSON.
-fn run(url: &str, job: &Job) -> Result<serde_json::Value> {
+/// Runs one job against the catalogue `db`; its result as JSON.
+fn run(db: &Location, job: &Job) -> Result<serde_json::Value> {
     match job.kind {
         JobKind::Index => {
             let o: IndexJobOptions = serde_json::from_value(job.options.clone())
@@ -389,7 +393,7 @@ fn run(url: &str, job: &Job) -> Result<serde_json::Value> {
             };
             let mut out = Vec::new();
             index(
-                url.as_ref(),
+                db,
                 std::slice::from_ref(&job.source),
                 &opts,
                 &Quiet,
@@ -407,7 +411,7 @@ fn run(url: &str, job: &Job) -> Result<serde_json::Value> {
                 limit: o.limit,
             };
             let target = (!job.source.is_empty()).then_some(job.source.as_str());
-            let summary = analyze(url.as_ref(), target, &opts, &Quiet)?;
+            let summary = analyze(db, target, &opts, &Quiet)?;
             Ok(serde_json::to_value(summary).expect("summary serialises"))
         }
     }

@@ -2,6 +2,7 @@
 //! small files do not each waste a page, and addressed by a hash of their
 //! text so that a file unchanged between snapshots is stored once.
 
+use crate::backend::{args, Conn};
 use crate::{CatalogError, Result};
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -51,7 +52,7 @@ impl<K> PackWriter<K> {
     /// Queues `bytes` under `key`, writing a pack when full.
     pub fn push(
         &mut self,
-        tx: &rusqlite::Transaction,
+        tx: &Conn,
         key: K,
         bytes: &[u8],
         record: &mut impl FnMut(K, i64, i64, i64) -> Result<()>,
@@ -67,17 +68,17 @@ impl<K> PackWriter<K> {
     /// Writes what is queued as one pack.
     pub fn flush(
         &mut self,
-        tx: &rusqlite::Transaction,
+        tx: &Conn,
         record: &mut impl FnMut(K, i64, i64, i64) -> Result<()>,
     ) -> Result<()> {
         if self.pending.is_empty() {
             return Ok(());
         }
-        tx.execute(
-            &format!("INSERT INTO {} (data) VALUES (?1)", self.table),
-            [pack(&self.raw)],
+        let pack_id: i64 = tx.query_one(
+            &format!("INSERT INTO {} (data) VALUES (?1) RETURNING id", self.table),
+            args![pack(&self.raw)],
+            |r| r.get(0),
         )?;
-        let pack_id = tx.last_insert_rowid();
         for (key, offset, len) in self.pending.drain(..) {
             record(key, pack_id, offset as i64, len as i64)?;
         }
@@ -88,17 +89,19 @@ impl<K> PackWriter<K> {
 
 /// Reads entries of packs, decompressing each pack once.
 pub struct Packs<'c> {
-    stmt: rusqlite::CachedStatement<'c>,
+    conn: &'c Conn,
+    sql: String,
     raw: std::collections::HashMap<i64, Vec<u8>>,
 }
 
 impl<'c> Packs<'c> {
     /// Packs of `table` (`packs` or `cache_packs`: a fixed table name).
-    pub fn new(conn: &'c rusqlite::Connection, table: &'static str) -> Result<Self> {
-        Ok(Packs {
-            stmt: conn.prepare_cached(&format!("SELECT data FROM {table} WHERE id = ?1"))?,
+    pub fn new(conn: &'c Conn, table: &'static str) -> Self {
+        Packs {
+            conn,
+            sql: format!("SELECT data FROM {table} WHERE id = ?1"),
             raw: Default::default(),
-        })
+        }
     }
 
     /// `offset..offset + len` of pack `id`.
@@ -106,7 +109,7 @@ impl<'c> Packs<'c> {
         let raw = match self.raw.entry(id) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
-                let data: Vec<u8> = self.stmt.query_row([id], |r| r.get(0))?;
+                let data: Vec<u8> = self.conn.query_one(&self.sql, args![id], |r| r.get(0))?;
                 v.insert(decompress(&data)?)
             }
         };

@@ -3,21 +3,29 @@
 //! free literals, and the snapshot's source files (deflated, shared by
 //! content) so excerpts can be shown without the original tree.
 //!
-//! SQLite in WAL mode; the schema is versioned (`PRAGMA user_version`) and
-//! migrated on open. Writing a snapshot is one transaction: a crash leaves
-//! the previous state intact. It knows nothing of parsing.
+//! Two stores behind one interface ([`Location`]): an embedded SQLite file
+//! (WAL mode, schema version in `PRAGMA user_version`), the default, or a
+//! PostgreSQL database (schema version in the `errdex_schema` table,
+//! migrations under an advisory lock). The queries and migrations are
+//! written once for both. Writing a snapshot is one transaction: a crash,
+//! or a server gone mid-write, leaves the previous state intact. It knows
+//! nothing of parsing.
 
+mod backend;
 mod blob;
 mod cache;
+mod location;
 mod read;
 mod schema;
 mod snapshot;
 mod write;
 
+use backend::Conn;
 use rusqlite::Connection;
 use std::path::Path;
 
 pub use blob::hash as content_hash;
+pub use location::{Location, PgUrl};
 pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
 pub use snapshot::{RunEntry, SnapshotRow, RULES_MODEL};
 pub use write::{SnapshotInput, WriteSummary};
@@ -28,6 +36,37 @@ pub enum CatalogError {
     /// SQLite failed.
     #[error("catalogue database: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// A `postgres://` URL that cannot be used (the reason never quotes the
+    /// password).
+    #[error("malformed PostgreSQL URL: {0}")]
+    BadUrl(String),
+    /// The PostgreSQL server could not be reached or refused the login.
+    #[error("cannot connect to PostgreSQL at {at}: {reason}")]
+    Connect {
+        /// `HOST:PORT`.
+        at: String,
+        /// Why, in one line (`connection refused`, the server's message).
+        reason: String,
+    },
+    /// The connection to PostgreSQL broke; an unfinished write was not
+    /// committed.
+    #[error(
+        "lost the connection to PostgreSQL at {at} ({reason}); an unfinished write was rolled back"
+    )]
+    Lost {
+        /// `HOST:PORT`.
+        at: String,
+        /// What ended it, in one line.
+        reason: String,
+    },
+    /// PostgreSQL refused a statement.
+    #[error("catalogue database (PostgreSQL at {at}): {reason}")]
+    Postgres {
+        /// `HOST:PORT`.
+        at: String,
+        /// The server's message, on one line.
+        reason: String,
+    },
     /// The file was written by a newer errdex.
     #[error(
         "catalogue schema version {found} is newer than this errdex understands ({supported})"
@@ -42,12 +81,13 @@ pub enum CatalogError {
     #[error("catalogue holds a malformed {0}")]
     Corrupt(&'static str),
     /// The file is not an errdex catalogue: empty, another program's
-    /// SQLite database, or not SQLite at all.
+    /// SQLite database, or not SQLite at all (or a PostgreSQL database
+    /// without the catalogue, or with another program's tables).
     #[error(
         "{path} is not an errdex catalogue ({what}); run `errdex index` to make one, or pass --db"
     )]
     NotACatalogue {
-        /// The file.
+        /// The file or database.
         path: String,
         /// What it is instead.
         what: &'static str,
@@ -79,7 +119,7 @@ pub type Result<T> = std::result::Result<T, CatalogError>;
 
 /// An open catalogue.
 pub struct Catalog {
-    conn: Connection,
+    conn: Conn,
     /// Source texts already decompressed, by content hash (so never stale),
     /// with their line starts: an error of 20,000 sites decompresses each
     /// file once, not once per site.
@@ -89,10 +129,28 @@ pub struct Catalog {
 /// Most source texts kept decompressed by one [`Catalog`].
 const TEXTS_KEPT: usize = 256;
 
+/// Statements each SQLite connection keeps prepared.
+const SQLITE_STATEMENTS: usize = 64;
+
 impl Catalog {
     /// Opens (creating if needed) a catalogue for reading and writing, and
     /// migrates its schema.
-    pub fn open(path: &Path) -> Result<Self> {
+    pub fn open(location: &Location) -> Result<Self> {
+        let conn = match location {
+            Location::Sqlite(path) => Self::open_sqlite(path)?,
+            Location::Postgres(url) => {
+                let mut conn = url.connect()?;
+                schema::migrate_postgres(&mut conn, &url.to_string())?;
+                conn
+            }
+        };
+        Ok(Catalog {
+            conn,
+            texts: Default::default(),
+        })
+    }
+
+    fn open_sqlite(path: &Path) -> Result<Conn> {
         let mut conn = Connection::open(path)?;
         // Another program's database is never written into.
         let version = schema::check_version(&conn).map_err(|e| match e {
@@ -109,20 +167,35 @@ impl Catalog {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.set_prepared_statement_cache_capacity(SQLITE_STATEMENTS);
         schema::migrate(&mut conn)?;
+        Ok(Conn::Sqlite(conn))
+    }
+
+    /// Opens an existing catalogue read-only (the web server's connection).
+    pub fn open_read_only(location: &Location) -> Result<Self> {
+        let conn = match location {
+            Location::Sqlite(path) => Self::open_sqlite_read_only(path)?,
+            Location::Postgres(url) => {
+                let conn = url.connect()?;
+                schema::check_postgres(&conn, &url.to_string())?;
+                conn.batch("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")?;
+                conn
+            }
+        };
         Ok(Catalog {
             conn,
             texts: Default::default(),
         })
     }
 
-    /// Opens an existing catalogue read-only (the web server's connection).
-    pub fn open_read_only(path: &Path) -> Result<Self> {
+    fn open_sqlite_read_only(path: &Path) -> Result<Conn> {
         let conn = Connection::open_with_flags(
             path,
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )?;
         conn.busy_timeout(std::time::Duration::from_secs(30))?;
+        conn.set_prepared_statement_cache_capacity(SQLITE_STATEMENTS);
         let version = schema::check_version(&conn).map_err(|e| match e {
             CatalogError::Sqlite(e) => not_sqlite(path, e),
             e => e,
@@ -140,17 +213,19 @@ impl Catalog {
                 what,
             });
         }
-        Ok(Catalog {
-            conn,
-            texts: Default::default(),
-        })
+        Ok(Conn::Sqlite(conn))
     }
 
-    /// `PRAGMA integrity_check` answers `ok`.
+    /// Whether the store's own check passes: SQLite's `PRAGMA
+    /// integrity_check` answers `ok`; a PostgreSQL server guards its own
+    /// pages, so there it is whether every snapshot holds the sites it says.
     pub fn integrity_ok(&self) -> Result<bool> {
-        let s: String = self
-            .conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
-        Ok(s == "ok")
+        match &self.conn {
+            Conn::Sqlite(c) => {
+                let s: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+                Ok(s == "ok")
+            }
+            Conn::Postgres { .. } => Ok(self.counts()?.consistent),
+        }
     }
 }

@@ -1,11 +1,11 @@
 //! Queries for `list`, `show` and the web pages.
 
-use crate::{blob, Catalog, Result};
+use crate::backend::{args, Row};
+use crate::{blob, Catalog, CatalogError, Result};
 use errdex_model::{
     EvidenceKind, Introduction, Kind, LiteralEntry, MatchData, MatchEntry, MatchSite, Origin,
     Template,
 };
-use rusqlite::{params, OptionalExtension, Row};
 use serde::Serialize;
 
 /// A repo and its snapshots.
@@ -131,20 +131,16 @@ pub struct ErrorDetail {
     pub origin: Option<Origin>,
 }
 
-fn kind_of(s: String) -> rusqlite::Result<Kind> {
-    s.parse().map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
-    })
+fn kind_of(s: String) -> Result<Kind> {
+    s.parse().map_err(|_| CatalogError::Corrupt("kind"))
 }
 
 /// Decodes a stored template (compact JSON).
-fn template_of(json: String) -> rusqlite::Result<Template> {
-    serde_json::from_str(&json).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
-    })
+fn template_of(json: String) -> Result<Template> {
+    serde_json::from_str(&json).map_err(|_| CatalogError::Corrupt("template"))
 }
 
-fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
+fn site_row(r: &Row) -> Result<SiteRow> {
     Ok(SiteRow {
         snapshot_id: r.get(0)?,
         revision: r.get(1)?,
@@ -163,10 +159,7 @@ fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
         message_from: r.get(14)?,
         partial: r.get(15)?,
         delegates_to: r.get(16)?,
-        vcs: match (
-            r.get::<_, Option<String>>(17)?,
-            r.get::<_, Option<String>>(18)?,
-        ) {
+        vcs: match (r.get::<Option<String>>(17)?, r.get::<Option<String>>(18)?) {
             (Some(commit), path) => Some(errdex_model::VcsPin {
                 commit,
                 path_in_vcs: path.unwrap_or_default(),
@@ -179,21 +172,19 @@ fn site_row(r: &Row) -> rusqlite::Result<SiteRow> {
 impl Catalog {
     /// Every repo, by slug.
     pub fn repos(&self) -> Result<Vec<RepoSummary>> {
-        let mut stmt = self.conn.prepare(
+        let rows: Vec<(i64, String, Option<String>, u64)> = self.conn.query_vec(
             "SELECT r.id, r.slug, r.remote, (SELECT COUNT(*) FROM errors e WHERE e.repo_id = r.id)
              FROM repos r ORDER BY r.slug",
+            args![],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
-        let rows: Vec<(i64, String, Option<String>, u64)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<rusqlite::Result<_>>()?;
-        let mut revs = self
-            .conn
-            .prepare("SELECT revision FROM snapshots WHERE repo_id = ?1 ORDER BY id")?;
         let mut out = Vec::new();
         for (id, slug, remote, errors) in rows {
-            let revisions = revs
-                .query_map([id], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?;
+            let revisions = self.conn.query_vec(
+                "SELECT revision FROM snapshots WHERE repo_id = ?1 ORDER BY id",
+                args![id],
+                |r| r.get(0),
+            )?;
             out.push(RepoSummary {
                 slug,
                 remote,
@@ -210,7 +201,7 @@ impl Catalog {
     /// Errors of the newest snapshot of each repo (or of `repo`), filtered
     /// by kind, ordered by file and line.
     pub fn list_errors(&self, repo: Option<&str>, kind: Option<Kind>) -> Result<Vec<ErrorSummary>> {
-        let mut stmt = self.conn.prepare(
+        let rows = self.conn.query_vec(
             "SELECT e.id, r.slug, sn.revision, e.kind, e.template, e.item_path, s.path, s.line, s.is_test
              FROM sites s
              JOIN snapshots sn ON sn.id = s.snapshot_id
@@ -220,8 +211,8 @@ impl Catalog {
                AND (?1 IS NULL OR r.slug = ?1)
                AND (?2 IS NULL OR e.kind = ?2)
              ORDER BY r.slug, s.path, s.line, s.col",
-        )?;
-        let rows = stmt.query_map(params![repo, kind.map(Kind::as_str)], |r| {
+            args![repo, kind.map(Kind::as_str)],
+            |r| {
             Ok(ErrorSummary {
                 id: r.get(0)?,
                 repo: r.get(1)?,
@@ -234,11 +225,11 @@ impl Catalog {
                 sites: 1,
                 is_test: r.get(8)?,
             })
-        })?;
+            },
+        )?;
         let mut out: Vec<ErrorSummary> = Vec::new();
         let mut index = std::collections::HashMap::new();
         for row in rows {
-            let row = row?;
             match index.get(&row.id) {
                 Some(&i) => {
                     let e: &mut ErrorSummary = &mut out[i];
@@ -256,44 +247,39 @@ impl Catalog {
 
     /// One error by id.
     pub fn error(&self, id: &str) -> Result<Option<ErrorDetail>> {
-        let head = self
-            .conn
-            .query_row(
-                "SELECT e.id, r.slug, r.remote, e.language, e.kind, e.template, e.item_path
-                 FROM errors e JOIN repos r ON r.id = e.repo_id WHERE e.id = ?1",
-                [id],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                        r.get::<_, String>(3)?,
-                        kind_of(r.get(4)?)?,
-                        template_of(r.get(5)?)?,
-                        r.get::<_, String>(6)?,
-                    ))
-                },
-            )
-            .optional()?;
+        let head = self.conn.query_opt(
+            "SELECT e.id, r.slug, r.remote, e.language, e.kind, e.template, e.item_path
+             FROM errors e JOIN repos r ON r.id = e.repo_id WHERE e.id = ?1",
+            args![id],
+            |r| {
+                Ok((
+                    r.get::<String>(0)?,
+                    r.get::<String>(1)?,
+                    r.get::<Option<String>>(2)?,
+                    r.get::<String>(3)?,
+                    kind_of(r.get(4)?)?,
+                    template_of(r.get(5)?)?,
+                    r.get::<String>(6)?,
+                ))
+            },
+        )?;
         let Some((id, repo, remote, language, kind, pieces, item_path)) = head else {
             return Ok(None);
         };
         let template = pieces.to_string();
-        let mut stmt = self.conn.prepare(
+        let sites = self.conn.query_vec(
             "SELECT s.snapshot_id, sn.revision, s.path, s.line, s.col, s.end_line, s.report_line, s.report_col,
                     s.reported_at_caller, s.is_test, s.excerpt_start, s.excerpt_end, s.arm, s.via_macro,
                     s.message_from, s.partial, s.delegates_to, sn.vcs_commit, sn.path_in_vcs
              FROM sites s JOIN snapshots sn ON sn.id = s.snapshot_id
              WHERE s.error_id = ?1 ORDER BY sn.id DESC, s.path, s.line",
+            args![id],
+            site_row,
         )?;
-        let sites = stmt
-            .query_map([&id], site_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut stmt = self.conn.prepare(
+        let evidence = self.conn.query_vec(
             "SELECT DISTINCT kind, path, line, item_path, text FROM evidence WHERE error_id = ?1 ORDER BY kind, path, line",
-        )?;
-        let evidence = stmt
-            .query_map([&id], |r| {
+            args![id],
+            |r| {
                 let k: String = r.get(0)?;
                 Ok(EvidenceRow {
                     kind: EvidenceKind::parse(&k).unwrap_or(EvidenceKind::Doc),
@@ -302,30 +288,27 @@ impl Catalog {
                     item_path: r.get(3)?,
                     text: r.get(4)?,
                 })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        let origin = self
-            .conn
-            .query_row(
-                "SELECT status, commit_sha, date, subject, pr FROM origins
+            },
+        )?;
+        let origin = self.conn.query_opt(
+            "SELECT status, commit_sha, date, subject, pr FROM origins
                  WHERE error_id = ?1 ORDER BY snapshot_id DESC LIMIT 1",
-                [&id],
-                |r| {
-                    let status: String = r.get(0)?;
-                    let commit: String = r.get(1)?;
-                    Ok(if status == "commit" {
-                        Origin::Commit(Introduction {
-                            commit,
-                            date: r.get(2)?,
-                            subject: r.get::<_, Option<String>>(3)?.unwrap_or_default(),
-                            pr: r.get(4)?,
-                        })
-                    } else {
-                        Origin::BeforeShallowBoundary { boundary: commit }
+            args![id],
+            |r| {
+                let status: String = r.get(0)?;
+                let commit: String = r.get(1)?;
+                Ok(if status == "commit" {
+                    Origin::Commit(Introduction {
+                        commit,
+                        date: r.get(2)?,
+                        subject: r.get::<Option<String>>(3)?.unwrap_or_default(),
+                        pr: r.get(4)?,
                     })
-                },
-            )
-            .optional()?;
+                } else {
+                    Origin::BeforeShallowBoundary { boundary: commit }
+                })
+            },
+        )?;
         Ok(Some(ErrorDetail {
             origin,
             id,
@@ -351,14 +334,11 @@ impl Catalog {
         start: u32,
         end: u32,
     ) -> Result<Vec<(u32, String)>> {
-        let hash: Option<String> = self
-            .conn
-            .query_row(
-                "SELECT hash FROM files WHERE snapshot_id = ?1 AND path = ?2",
-                params![snapshot_id, path],
-                |r| r.get(0),
-            )
-            .optional()?;
+        let hash: Option<String> = self.conn.query_opt(
+            "SELECT hash FROM files WHERE snapshot_id = ?1 AND path = ?2",
+            args![snapshot_id, path],
+            |r| r.get(0),
+        )?;
         let Some(hash) = hash else {
             return Ok(Vec::new());
         };
@@ -371,15 +351,12 @@ impl Catalog {
         let lines = match kept {
             Some(l) => l,
             None => {
-                let found: Option<(Vec<u8>, i64, i64)> = self
-                    .conn
-                    .query_row(
-                        "SELECT p.data, c.offset, c.len FROM contents c
-                         JOIN packs p ON p.id = c.pack_id WHERE c.hash = ?1",
-                        params![hash],
-                        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                    )
-                    .optional()?;
+                let found: Option<(Vec<u8>, i64, i64)> = self.conn.query_opt(
+                    "SELECT p.data, c.\"offset\", c.len FROM contents c
+                     JOIN packs p ON p.id = c.pack_id WHERE c.hash = ?1",
+                    args![hash],
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )?;
                 let Some((data, offset, len)) = found else {
                     return Ok(Vec::new());
                 };
@@ -398,7 +375,7 @@ impl Catalog {
 
     /// Row counts of the main tables, for summaries and tests.
     pub fn counts(&self) -> Result<Counts> {
-        let q = |sql: &str| -> Result<u64> { Ok(self.conn.query_row(sql, [], |r| r.get(0))?) };
+        let q = |sql: &str| -> Result<u64> { self.conn.query_one(sql, args![], |r| r.get(0)) };
         Ok(Counts {
             snapshots: q("SELECT COUNT(*) FROM snapshots")?,
             errors: q("SELECT COUNT(*) FROM errors")?,
@@ -430,7 +407,10 @@ impl Catalog {
     /// Every (error, snapshot) pair with its sites, for the matcher's index;
     /// `only` restricts to these `(repo, revision)` pairs.
     pub fn match_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<MatchEntry>> {
-        let mut stmt = self.conn.prepare(
+        let mut out: Vec<MatchEntry> = Vec::new();
+        let mut templates: std::collections::HashMap<String, Template> =
+            std::collections::HashMap::new();
+        self.conn.query_each(
             "SELECT e.id, r.slug, sn.revision, e.kind, e.template, e.item_path,
                     s.path, s.line, s.end_line, s.report_line, s.report_col, s.reported_at_caller, s.is_test,
                     sn.id
@@ -439,18 +419,14 @@ impl Catalog {
              JOIN repos r ON r.id = sn.repo_id
              JOIN errors e ON e.id = s.error_id
              ORDER BY sn.id, e.id, s.path, s.line",
-        )?;
-        let mut out: Vec<MatchEntry> = Vec::new();
-        let mut rows = stmt.query([])?;
-        let mut templates: std::collections::HashMap<String, Template> =
-            std::collections::HashMap::new();
-        while let Some(r) = rows.next()? {
+            args![],
+            |r| {
             let id: String = r.get(0)?;
             let repo: String = r.get(1)?;
             let revision: String = r.get(2)?;
             if let Some(only) = only {
                 if !only.iter().any(|(a, b)| *a == repo && *b == revision) {
-                    continue;
+                    return Ok(());
                 }
             }
             let site = MatchSite {
@@ -465,7 +441,7 @@ impl Catalog {
             if let Some(last) = out.last_mut() {
                 if last.id == id && last.repo == repo && last.revision == revision {
                     last.sites.push(site);
-                    continue;
+                    return Ok(());
                 }
             }
             let json: String = r.get(4)?;
@@ -487,7 +463,9 @@ impl Catalog {
                 item_path: r.get(5)?,
                 sites: vec![site],
             });
-        }
+            Ok(())
+            },
+        )?;
         Ok(out)
     }
 }
@@ -495,21 +473,19 @@ impl Catalog {
 impl Catalog {
     /// Each snapshot's dependencies (by row id), where known.
     pub fn snapshot_deps(&self) -> Result<std::collections::HashMap<i64, Vec<String>>> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, deps FROM snapshots WHERE deps IS NOT NULL")?;
-        let rows = stmt.query_map([], |r| {
-            let deps: String = r.get(1)?;
-            Ok((
-                r.get::<_, i64>(0)?,
-                deps.split_whitespace().map(str::to_string).collect(),
-            ))
-        })?;
         let mut out = std::collections::HashMap::new();
-        for row in rows {
-            let (id, deps) = row?;
-            out.insert(id, deps);
-        }
+        self.conn.query_each(
+            "SELECT id, deps FROM snapshots WHERE deps IS NOT NULL",
+            args![],
+            |r| {
+                let deps: String = r.get(1)?;
+                out.insert(
+                    r.get::<i64>(0)?,
+                    deps.split_whitespace().map(str::to_string).collect(),
+                );
+                Ok(())
+            },
+        )?;
         Ok(out)
     }
 
@@ -525,28 +501,27 @@ impl Catalog {
 
     /// Every free literal (optionally of `only`'s snapshots).
     pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
-        let mut stmt = self.conn.prepare(
+        let mut out = Vec::new();
+        self.conn.query_each(
             "SELECT r.slug, sn.revision, sn.id, l.path, l.line, l.text, l.is_test
              FROM literals l JOIN snapshots sn ON sn.id = l.snapshot_id JOIN repos r ON r.id = sn.repo_id",
+            args![],
+            |r| {
+                let row = LiteralEntry {
+                    repo: r.get(0)?,
+                    revision: r.get(1)?,
+                    snapshot_id: r.get(2)?,
+                    path: r.get(3)?,
+                    line: r.get(4)?,
+                    text: r.get(5)?,
+                    is_test: r.get(6)?,
+                };
+                if only.is_none_or(|o| o.iter().any(|(a, b)| *a == row.repo && *b == row.revision)) {
+                    out.push(row);
+                }
+                Ok(())
+            },
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(LiteralEntry {
-                repo: r.get(0)?,
-                revision: r.get(1)?,
-                snapshot_id: r.get(2)?,
-                path: r.get(3)?,
-                line: r.get(4)?,
-                text: r.get(5)?,
-                is_test: r.get(6)?,
-            })
-        })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let row = row?;
-            if only.is_none_or(|o| o.iter().any(|(a, b)| *a == row.repo && *b == row.revision)) {
-                out.push(row);
-            }
-        }
         Ok(out)
     }
 }
@@ -556,12 +531,11 @@ impl Catalog {
     pub fn has_snapshot(&self, repo: &str, revision: &str) -> Result<bool> {
         Ok(self
             .conn
-            .query_row(
+            .query_opt(
                 "SELECT 1 FROM snapshots sn JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1 AND sn.revision = ?2",
-                params![repo, revision],
+                args![repo, revision],
                 |_| Ok(()),
-            )
-            .optional()?
+            )?
             .is_some())
     }
 }

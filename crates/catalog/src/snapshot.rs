@@ -1,9 +1,9 @@
 //! A whole snapshot read back (its files and errors, for the analysis), and
 //! the analyses cached per error.
 
+use crate::backend::{args, Conn, Row};
 use crate::{blob, Catalog, Result};
 use errdex_model::SourceFile;
-use rusqlite::{params, OptionalExtension};
 
 /// A snapshot's identity.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -19,7 +19,7 @@ pub struct SnapshotRow {
     pub date: Option<String>,
 }
 
-fn snapshot_row(r: &rusqlite::Row) -> rusqlite::Result<SnapshotRow> {
+fn snapshot_row(r: &Row) -> Result<SnapshotRow> {
     Ok(SnapshotRow {
         id: r.get(0)?,
         repo: r.get(1)?,
@@ -38,44 +38,35 @@ pub const RULES_MODEL: &str = "rules";
 impl Catalog {
     /// The newest snapshot of `repo`.
     pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
-                 JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1
-                 ORDER BY sn.id DESC LIMIT 1",
-                [repo],
-                snapshot_row,
-            )
-            .optional()?)
+        self.conn.query_opt(
+            "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
+             JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1
+             ORDER BY sn.id DESC LIMIT 1",
+            args![repo],
+            snapshot_row,
+        )
     }
 
     /// The snapshot a site row belongs to.
     pub fn snapshot(&self, id: i64) -> Result<Option<SnapshotRow>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
-                 JOIN repos r ON r.id = sn.repo_id WHERE sn.id = ?1",
-                [id],
-                snapshot_row,
-            )
-            .optional()?)
+        self.conn.query_opt(
+            "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
+             JOIN repos r ON r.id = sn.repo_id WHERE sn.id = ?1",
+            args![id],
+            snapshot_row,
+        )
     }
 
     /// Every stored file of a snapshot, by path.
     pub fn snapshot_files(&self, snapshot_id: i64) -> Result<Vec<SourceFile>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT f.path, c.pack_id, c.offset, c.len FROM files f
+        let rows: Vec<(String, i64, i64, i64)> = self.conn.query_vec(
+            "SELECT f.path, c.pack_id, c.\"offset\", c.len FROM files f
              JOIN contents c ON c.hash = f.hash WHERE f.snapshot_id = ?1
              ORDER BY c.pack_id, f.path",
+            args![snapshot_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
-        let rows: Vec<(String, i64, i64, i64)> = stmt
-            .query_map([snapshot_id], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let mut packs = blob::Packs::new(&self.conn, "packs")?;
+        let mut packs = blob::Packs::new(&self.conn, "packs");
         let mut out = Vec::with_capacity(rows.len());
         for (path, pack_id, offset, len) in rows {
             let bytes = packs.get(pack_id, offset, len)?;
@@ -89,38 +80,47 @@ impl Catalog {
 
     /// The error ids of a snapshot, in file order.
     pub fn snapshot_error_ids(&self, snapshot_id: i64) -> Result<Vec<String>> {
-        let mut stmt = self.conn.prepare(
+        self.conn.query_vec(
             "SELECT error_id FROM sites WHERE snapshot_id = ?1 GROUP BY error_id
              ORDER BY MIN(path), MIN(line)",
-        )?;
-        let ids = stmt
-            .query_map([snapshot_id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
-        Ok(ids)
+            args![snapshot_id],
+            |r| r.get(0),
+        )
     }
 
     /// A number that changes whenever a snapshot or an analysis is written
-    /// (for caches of pages built from the catalogue).
+    /// (for caches of pages built from the catalogue): on SQLite derived
+    /// from the rows, on PostgreSQL a counter that each such write bumps in
+    /// its transaction (one row read, however large the catalogue).
     pub fn generation(&self) -> Result<u64> {
-        let (snapshots, analyses): (i64, i64) = self.conn.query_row(
-            "SELECT (SELECT COALESCE(MAX(id), 0) + COUNT(*) FROM snapshots),
-                    (SELECT COUNT(*) * 1000003 + CAST(TOTAL(LENGTH(json)) AS INTEGER) FROM analyses)",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?;
-        Ok(((snapshots as u64) << 40) ^ analyses as u64)
+        match &self.conn {
+            Conn::Sqlite(c) => {
+                let (snapshots, analyses): (i64, i64) = c.query_row(
+                    "SELECT (SELECT COALESCE(MAX(id), 0) + COUNT(*) FROM snapshots),
+                            (SELECT COUNT(*) * 1000003 + CAST(TOTAL(LENGTH(json)) AS INTEGER) FROM analyses)",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                Ok(((snapshots as u64) << 40) ^ analyses as u64)
+            }
+            Conn::Postgres { .. } => {
+                self.conn
+                    .query_one("SELECT generation FROM errdex_schema", args![], |r| {
+                        r.get(0)
+                    })
+            }
+        }
     }
 
     /// A fingerprint of every snapshot in the catalogue (id, revision, when
     /// it was indexed, how many sites): it changes whenever any snapshot is
     /// indexed, indexed again or removed, and at nothing else.
     pub fn snapshots_state(&self) -> Result<String> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id, revision, indexed_at, site_count FROM snapshots ORDER BY id")?;
-        let rows: Vec<(i64, String, String, i64)> = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        let rows: Vec<(i64, String, String, i64)> = self.conn.query_vec(
+            "SELECT id, revision, indexed_at, site_count FROM snapshots ORDER BY id",
+            args![],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )?;
         let mut out = String::new();
         for (id, revision, at, sites) in rows {
             out.push_str(&format!("{id}\t{revision}\t{at}\t{sites}\n"));
@@ -136,14 +136,11 @@ impl Catalog {
         snapshot_id: i64,
         model: &str,
     ) -> Result<Option<(String, Vec<RunEntry>)>> {
-        let row: Option<(String, String)> = self
-            .conn
-            .query_row(
-                "SELECT key, hashes FROM analysis_runs WHERE snapshot_id = ?1 AND model = ?2",
-                params![snapshot_id, model],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
+        let row: Option<(String, String)> = self.conn.query_opt(
+            "SELECT key, hashes FROM analysis_runs WHERE snapshot_id = ?1 AND model = ?2",
+            args![snapshot_id, model],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
         Ok(row.and_then(|(key, hashes)| {
             let pairs = serde_json::from_str(&hashes).ok()?;
             Some((key, pairs))
@@ -160,8 +157,9 @@ impl Catalog {
     ) -> Result<()> {
         let hashes = serde_json::to_string(pairs).expect("pairs serialise");
         self.conn.execute(
-            "INSERT OR REPLACE INTO analysis_runs (snapshot_id, model, key, hashes) VALUES (?1, ?2, ?3, ?4)",
-            params![snapshot_id, model, key, hashes],
+            "INSERT INTO analysis_runs (snapshot_id, model, key, hashes) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (snapshot_id, model) DO UPDATE SET key = excluded.key, hashes = excluded.hashes",
+            args![snapshot_id, model, key, hashes],
         )?;
         Ok(())
     }
@@ -173,28 +171,22 @@ impl Catalog {
         facts_hash: &str,
         model: &str,
     ) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2 AND model = ?3",
-                params![error_id, facts_hash, model],
-                |r| r.get(0),
-            )
-            .optional()?)
+        self.conn.query_opt(
+            "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2 AND model = ?3",
+            args![error_id, facts_hash, model],
+            |r| r.get(0),
+        )
     }
 
     /// A cached analysis of an error for these facts, whatever made it: a
     /// model's before the rules'.
     pub fn current_analysis(&self, error_id: &str, facts_hash: &str) -> Result<Option<String>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2
-                 ORDER BY model = ?3 LIMIT 1",
-                params![error_id, facts_hash, RULES_MODEL],
-                |r| r.get(0),
-            )
-            .optional()?)
+        self.conn.query_opt(
+            "SELECT json FROM analyses WHERE error_id = ?1 AND facts_hash = ?2
+             ORDER BY model = ?3 LIMIT 1",
+            args![error_id, facts_hash, RULES_MODEL],
+            |r| r.get(0),
+        )
     }
 
     /// Caches an analysis.
@@ -205,10 +197,13 @@ impl Catalog {
         model: &str,
         json: &str,
     ) -> Result<()> {
-        self.conn.execute(
-            "INSERT OR REPLACE INTO analyses (error_id, facts_hash, model, json) VALUES (?1, ?2, ?3, ?4)",
-            params![error_id, facts_hash, model, json],
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT INTO analyses (error_id, facts_hash, model, json) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (error_id, facts_hash, model) DO UPDATE SET json = excluded.json",
+            args![error_id, facts_hash, model, json],
         )?;
-        Ok(())
+        tx.bump_generation()?;
+        tx.commit()
     }
 }

@@ -1,8 +1,8 @@
 //! Writing one snapshot, atomically.
 
+use crate::backend::args;
 use crate::{blob, Catalog, Result};
 use errdex_model::{ErrorId, Extraction, Origin, SnapshotMeta, SourceFile};
-use rusqlite::{params, OptionalExtension};
 use std::collections::HashSet;
 
 /// What to store for one snapshot.
@@ -48,55 +48,60 @@ impl Catalog {
             .format(&time::format_description::well_known::Rfc3339)
             .unwrap_or_default();
         let tx = self.conn.transaction()?;
+        // Writers of one PostgreSQL catalogue install one at a time: they
+        // share contents, packs and the extraction cache, and clean them up.
+        tx.lock_writers()?;
         tx.execute(
             "INSERT INTO repos (slug, remote) VALUES (?1, ?2)
              ON CONFLICT (slug) DO UPDATE SET remote = COALESCE(excluded.remote, repos.remote)",
-            params![meta.repo, meta.remote],
+            args![meta.repo, meta.remote],
         )?;
-        let repo_id: i64 =
-            tx.query_row("SELECT id FROM repos WHERE slug = ?1", [&meta.repo], |r| {
-                r.get(0)
-            })?;
+        let repo_id: i64 = tx.query_one(
+            "SELECT id FROM repos WHERE slug = ?1",
+            args![meta.repo],
+            |r| r.get(0),
+        )?;
         let replaced = tx.execute(
             "DELETE FROM snapshots WHERE repo_id = ?1 AND revision = ?2",
-            params![repo_id, meta.revision],
+            args![repo_id, meta.revision],
         )? > 0;
-        tx.execute(
+        let snapshot_id: i64 = tx.query_one(
             "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count,
                                     vcs_commit, path_in_vcs, deps)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            params![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+            args![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
                 meta.vcs.as_ref().map(|v| v.commit.as_str()),
                 meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str()),
                 meta.deps.as_ref().map(|d| d.join(" "))
             ],
+            |r| r.get(0),
         )?;
-        let snapshot_id = tx.last_insert_rowid();
 
         {
             // Every file is recorded by hash and its text stored once per
             // content: excerpts, and the analysis (callers, tests) reads
             // the whole snapshot.
-            let mut has_content = tx.prepare_cached("SELECT 1 FROM contents WHERE hash = ?1")?;
-            let mut add_file = tx.prepare_cached(
-                "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
-            )?;
-            let mut add_content = tx.prepare_cached(
-                "INSERT INTO contents (hash, pack_id, offset, len) VALUES (?1, ?2, ?3, ?4)",
-            )?;
             let mut record = |h: String, pack_id: i64, offset: i64, len: i64| {
-                add_content.execute(params![h, pack_id, offset, len])?;
+                tx.execute(
+                    "INSERT INTO contents (hash, pack_id, \"offset\", len) VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT DO NOTHING",
+                    args![h, pack_id, offset, len],
+                )?;
                 Ok(())
             };
             let mut packs = blob::PackWriter::new("packs");
             let mut queued = HashSet::new();
             for f in input.files {
                 let h = blob::hash(&f.text);
-                add_file.execute(params![snapshot_id, f.path, h])?;
+                tx.execute(
+                    "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
+                    args![snapshot_id, f.path, h],
+                )?;
                 if !queued.insert(h.clone())
-                    || has_content
-                        .query_row([&h], |_| Ok(()))
-                        .optional()?
+                    || tx
+                        .query_opt("SELECT 1 FROM contents WHERE hash = ?1", args![h], |_| {
+                            Ok(())
+                        })?
                         .is_some()
                 {
                     continue;
@@ -108,16 +113,12 @@ impl Catalog {
 
         let mut ids = Vec::with_capacity(x.sites.len());
         {
-            let mut add_error = tx.prepare_cached(
-                "INSERT OR IGNORE INTO errors (id, repo_id, language, kind, template, item_path)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            )?;
-            let mut add_site = tx.prepare_cached(
-                "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
+            let add_error = "INSERT INTO errors (id, repo_id, language, kind, template, item_path)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING";
+            let add_site = "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
                     reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
                     delegates_to)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
-            )?;
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
             let mut seen = HashSet::new();
             for s in &x.sites {
                 let id =
@@ -125,40 +126,38 @@ impl Catalog {
                         .to_string();
                 if seen.insert(id.clone()) {
                     let json = serde_json::to_string(&s.template).expect("templates serialise");
-                    add_error.execute(params![
-                        id,
-                        repo_id,
-                        x.language,
-                        s.kind.as_str(),
-                        json,
-                        s.item_path
-                    ])?;
+                    tx.execute(
+                        add_error,
+                        args![id, repo_id, x.language, s.kind.as_str(), json, s.item_path],
+                    )?;
                 }
-                add_site.execute(params![
-                    snapshot_id,
-                    id,
-                    s.path,
-                    s.line,
-                    s.column,
-                    s.end_line,
-                    s.report_line,
-                    s.report_column,
-                    s.reported_at_caller,
-                    s.is_test,
-                    s.excerpt_start,
-                    s.excerpt_end,
-                    s.arm,
-                    s.via_macro,
-                    s.message_from,
-                    s.partial,
-                    s.delegates_to
-                ])?;
+                tx.execute(
+                    add_site,
+                    args![
+                        snapshot_id,
+                        id,
+                        s.path,
+                        s.line,
+                        s.column,
+                        s.end_line,
+                        s.report_line,
+                        s.report_column,
+                        s.reported_at_caller,
+                        s.is_test,
+                        s.excerpt_start,
+                        s.excerpt_end,
+                        s.arm,
+                        s.via_macro,
+                        s.message_from,
+                        s.partial,
+                        s.delegates_to
+                    ],
+                )?;
                 ids.push(id);
             }
-            let mut add_evidence = tx.prepare_cached(
+            let add_evidence =
                 "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
             let mut linked = HashSet::new();
             for e in &x.evidence {
                 let id = &ids[e.site];
@@ -170,56 +169,51 @@ impl Catalog {
                     ev.line,
                     ev.text.clone(),
                 )) {
-                    add_evidence.execute(params![
-                        snapshot_id,
-                        id,
-                        ev.kind.as_str(),
-                        ev.path,
-                        ev.line,
-                        ev.item_path,
-                        ev.text
-                    ])?;
+                    tx.execute(
+                        add_evidence,
+                        args![
+                            snapshot_id,
+                            id,
+                            ev.kind.as_str(),
+                            ev.path,
+                            ev.line,
+                            ev.item_path,
+                            ev.text
+                        ],
+                    )?;
                 }
             }
-            let mut add_literal =
-                tx.prepare_cached("INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?;
+            let add_literal = "INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
             for l in &x.literals {
-                add_literal.execute(params![
-                    snapshot_id,
-                    l.path,
-                    l.line,
-                    l.column,
-                    l.text,
-                    l.is_test
-                ])?;
+                tx.execute(
+                    add_literal,
+                    args![snapshot_id, l.path, l.line, l.column, l.text, l.is_test],
+                )?;
             }
         }
         {
-            let mut add_origin = tx.prepare_cached(
-                "INSERT OR IGNORE INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?;
+            let add_origin =
+                "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING";
             for (site, origin) in input.origins {
                 let Some(id) = ids.get(*site) else { continue };
                 match origin {
-                    Origin::Commit(c) => add_origin.execute(params![
-                        snapshot_id,
-                        id,
-                        "commit",
-                        c.commit,
-                        c.date,
-                        c.subject,
-                        c.pr
-                    ])?,
-                    Origin::BeforeShallowBoundary { boundary } => add_origin.execute(params![
-                        snapshot_id,
-                        id,
-                        "before_shallow_boundary",
-                        boundary,
-                        None::<String>,
-                        None::<String>,
-                        None::<u32>
-                    ])?,
+                    Origin::Commit(c) => tx.execute(
+                        add_origin,
+                        args![snapshot_id, id, "commit", c.commit, c.date, c.subject, c.pr],
+                    )?,
+                    Origin::BeforeShallowBoundary { boundary } => tx.execute(
+                        add_origin,
+                        args![
+                            snapshot_id,
+                            id,
+                            "before_shallow_boundary",
+                            boundary,
+                            None::<String>,
+                            None::<String>,
+                            None::<u32>
+                        ],
+                    )?,
                 };
             }
         }
@@ -227,16 +221,17 @@ impl Catalog {
         let errors = ids.iter().collect::<HashSet<_>>().len();
         tx.execute(
             "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",
-            [repo_id],
+            args![repo_id],
         )?;
         tx.execute(
             "DELETE FROM contents WHERE NOT EXISTS (SELECT 1 FROM files WHERE files.hash = contents.hash)",
-            [],
+            args![],
         )?;
         tx.execute(
             "DELETE FROM packs WHERE NOT EXISTS (SELECT 1 FROM contents WHERE contents.pack_id = packs.id)",
-            [],
+            args![],
         )?;
+        tx.bump_generation()?;
         tx.commit()?;
         Ok(WriteSummary {
             snapshot_id,

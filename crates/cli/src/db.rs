@@ -1,12 +1,14 @@
 //! Where the catalogue lives.
 
 use crate::Failure;
-use std::path::PathBuf;
+use errdex_app::Location;
+use std::ffi::OsString;
 
-/// `--db`, else `$ERRDEX_DB`, else `<data dir>/errdex/errdex.db`.
-pub fn path(flag: Option<PathBuf>) -> Result<PathBuf, Failure> {
-    if let Some(p) = flag.or_else(|| std::env::var_os("ERRDEX_DB").map(PathBuf::from)) {
-        return Ok(p);
+/// `--db`, else `$ERRDEX_DB`, else `<data dir>/errdex/errdex.db`: a
+/// SQLite file, or a PostgreSQL database given as a `postgres://` URL.
+pub fn location(flag: Option<OsString>) -> Result<Location, Failure> {
+    if let Some(p) = flag.or_else(|| std::env::var_os("ERRDEX_DB")) {
+        return Location::parse(&p).map_err(Failure::input);
     }
     let dir = dirs::data_dir()
         .ok_or_else(|| {
@@ -15,5 +17,5 @@ pub fn path(flag: Option<PathBuf>) -> Result<PathBuf, Failure> {
         .join("errdex");
     std::fs::create_dir_all(&dir)
         .map_err(|e| Failure::input(format!("creating {}: {e}", dir.display())))?;
-    Ok(dir.join("errdex.db"))
+    Ok(Location::Sqlite(dir.join("errdex.db")))
 }

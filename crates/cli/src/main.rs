@@ -12,10 +12,11 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "errdex", version, about)]
 struct Cli {
-    /// The catalogue database (default: $ERRDEX_DB, else the platform data
-    /// folder's errdex/errdex.db).
-    #[arg(long, global = true)]
-    db: Option<PathBuf>,
+    /// The catalogue: a SQLite file, or a PostgreSQL database as
+    /// postgres://USER[:PASSWORD]@HOST:PORT/DB (default: $ERRDEX_DB, else
+    /// the platform data folder's errdex/errdex.db).
+    #[arg(long, global = true, value_name = "PATH|URL")]
+    db: Option<std::ffi::OsString>,
     #[command(subcommand)]
     command: Command,
 }
@@ -238,13 +239,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// The catalogue location as the queue takes it.
-fn db_url(db: &std::path::Path) -> String {
-    db.to_string_lossy().into_owned()
-}
-
 fn run(cli: Cli) -> Result<u8, Failure> {
-    let db = db::path(cli.db)?;
+    let db = db::location(cli.db)?;
     match cli.command {
         Command::Index {
             sources,
@@ -335,7 +331,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     },
                 )
             };
-            cmd::queue::enqueue(&db_url(&db), &work, attempts.max(1), json)
+            cmd::queue::enqueue(&db, &work, attempts.max(1), json)
         }
         Command::Worker {
             once,
@@ -344,7 +340,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             backoff,
             json,
         } => cmd::queue::work(
-            &db_url(&db),
+            &db,
             &WorkerOptions {
                 concurrency: concurrency.max(1),
                 once,
@@ -354,6 +350,6 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             },
             json,
         ),
-        Command::Jobs { json } => cmd::queue::jobs(&db_url(&db), json),
+        Command::Jobs { json } => cmd::queue::jobs(&db, json),
     }
 }

@@ -40,7 +40,7 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 /// (snapshots, sites) and whether every snapshot holds exactly its sites;
 /// the file must pass SQLite's integrity check.
 fn state(db: &Path) -> (u64, u64, bool) {
-    let c = errdex_catalog::Catalog::open_read_only(db).unwrap();
+    let c = errdex_catalog::Catalog::open_read_only(&db.into()).unwrap();
     assert!(c.integrity_ok().unwrap());
     let n = c.counts().unwrap();
     (n.snapshots, n.sites, n.consistent)

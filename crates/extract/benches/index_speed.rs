@@ -66,7 +66,7 @@ fn parse_floor(files: &[SourceFile]) -> u32 {
 /// The full index: extract each snapshot and write it (with its per-file
 /// cache, as `errdex index` does) to a new catalogue.
 fn index_all(db: &std::path::Path, snapshots: &[errdex_source::Snapshot]) {
-    let mut c = Catalog::open(db).unwrap();
+    let mut c = Catalog::open(&db.into()).unwrap();
     for s in snapshots {
         let r = extract_all_reusing(&RustExtractor, &s.files, &|_| None, &|_| {});
         c.replace_snapshot(&SnapshotInput {

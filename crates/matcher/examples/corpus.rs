@@ -40,7 +40,8 @@ fn main() {
         .filter(|w| w[0] == "--show")
         .map(|w| &w[1])
         .collect();
-    let catalog = Catalog::open_read_only(std::path::Path::new(db)).expect("catalogue opens");
+    let catalog =
+        Catalog::open_read_only(&std::path::Path::new(db).into()).expect("catalogue opens");
     let index = Index::from_data(catalog.match_data(None).expect("catalogue reads"));
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     // The chains' top lines are the programs' own context (`Error: ctx`):

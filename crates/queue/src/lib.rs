@@ -19,22 +19,12 @@ use serde::Serialize;
 use std::time::Duration;
 use time::OffsetDateTime;
 
-pub use postgres::Config;
-
 /// The channel enqueueing notifies and idle workers listen on.
 pub const CHANNEL: &str = "errdex_jobs";
 
 /// A queue error.
 #[derive(Debug, thiserror::Error)]
 pub enum QueueError {
-    /// The server could not be reached or refused the login.
-    #[error("cannot connect to PostgreSQL at {at}: {reason}")]
-    Connect {
-        /// `host:port` (never the password).
-        at: String,
-        /// Why, in the server's or the system's words.
-        reason: String,
-    },
     /// A statement failed.
     #[error("job queue: {0}")]
     Db(#[from] postgres::Error),
@@ -242,20 +232,6 @@ pub struct Queue {
     listening: bool,
 }
 
-/// `host:port` of a configuration, for messages (never the password).
-pub fn server_of(config: &Config) -> String {
-    let host = config
-        .get_hosts()
-        .first()
-        .map(|h| match h {
-            postgres::config::Host::Tcp(h) => h.clone(),
-            postgres::config::Host::Unix(p) => p.display().to_string(),
-        })
-        .unwrap_or_else(|| "localhost".into());
-    let port = config.get_ports().first().copied().unwrap_or(5432);
-    format!("{host}:{port}")
-}
-
 /// Seconds of a duration, for `make_interval(secs => …)`.
 fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
@@ -267,14 +243,9 @@ fn rfc3339(t: OffsetDateTime) -> String {
 }
 
 impl Queue {
-    /// Connects with `config` and creates or migrates the queue's table.
-    pub fn connect(config: &Config) -> Result<Queue> {
-        let mut client = config
-            .connect(postgres::NoTls)
-            .map_err(|e| QueueError::Connect {
-                at: server_of(config),
-                reason: connect_reason(&e),
-            })?;
+    /// The queue over a connection to its database; creates or migrates
+    /// the queue's table.
+    pub fn new(mut client: postgres::Client) -> Result<Queue> {
         schema::migrate(&mut client)?;
         Ok(Queue {
             client,
@@ -488,22 +459,5 @@ impl Queue {
         let mut rest = notes.iter();
         while rest.next()?.is_some() {}
         Ok(got)
-    }
-}
-
-/// A connection error's cause in one line: the server's message, else the
-/// system's (`connection refused`), without the library's wrapping.
-pub fn connect_reason(e: &postgres::Error) -> String {
-    if let Some(db) = e.as_db_error() {
-        return db.message().to_string();
-    }
-    let mut cause: &dyn std::error::Error = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    let s = cause.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_lowercase(),
-        None => s,
     }
 }

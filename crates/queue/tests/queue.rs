@@ -2,7 +2,8 @@
 //! (`postgres://USER@HOST:PORT/DB`; each test makes its own database). CI
 //! always sets it; elsewhere these tests say loudly that they were skipped.
 
-use errdex_queue::{Config, Enqueued, JobKind, JobState, NewJob, Queue};
+use errdex_queue::{Enqueued, JobKind, JobState, NewJob, Queue};
+use postgres::Config;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -27,6 +28,10 @@ fn fresh_db(name: &str) -> Option<Config> {
     Some(cfg)
 }
 
+fn connect(cfg: &Config) -> errdex_queue::Result<Queue> {
+    Queue::new(cfg.connect(postgres::NoTls).expect("test server answers"))
+}
+
 fn job(source: &str, attempts: u32) -> NewJob {
     NewJob {
         kind: JobKind::Index,
@@ -39,7 +44,7 @@ fn job(source: &str, attempts: u32) -> NewJob {
 #[test]
 fn a_job_is_added_once_and_done_once() {
     let Some(cfg) = fresh_db("once") else { return };
-    let mut q = Queue::connect(&cfg).unwrap();
+    let mut q = connect(&cfg).unwrap();
     let first = q.enqueue(&job("crate:a@1.0.0", 3)).unwrap();
     let Enqueued::Added { id } = first else {
         panic!("{first:?}")
@@ -79,7 +84,7 @@ fn a_job_is_added_once_and_done_once() {
 #[test]
 fn concurrent_workers_take_distinct_jobs() {
     let Some(cfg) = fresh_db("skip") else { return };
-    let mut q = Queue::connect(&cfg).unwrap();
+    let mut q = connect(&cfg).unwrap();
     for i in 0..20 {
         q.enqueue(&job(&format!("crate:c{i}@1.0.0"), 1)).unwrap();
     }
@@ -88,7 +93,7 @@ fn concurrent_workers_take_distinct_jobs() {
             .map(|w| {
                 let cfg = cfg.clone();
                 s.spawn(move || {
-                    let mut q = Queue::connect(&cfg).unwrap();
+                    let mut q = connect(&cfg).unwrap();
                     let name = format!("w{w}");
                     let mut mine = Vec::new();
                     while let Some(j) = q.claim(&name, Duration::from_secs(60)).unwrap() {
@@ -111,7 +116,7 @@ fn concurrent_workers_take_distinct_jobs() {
 #[test]
 fn an_expired_lease_gives_the_job_to_another_worker() {
     let Some(cfg) = fresh_db("lease") else { return };
-    let mut q = Queue::connect(&cfg).unwrap();
+    let mut q = connect(&cfg).unwrap();
     let Enqueued::Added { id } = q.enqueue(&job("crate:l@1.0.0", 3)).unwrap() else {
         panic!()
     };
@@ -144,7 +149,7 @@ fn an_expired_lease_gives_the_job_to_another_worker() {
 #[test]
 fn failures_back_off_then_fail_and_can_be_retried() {
     let Some(cfg) = fresh_db("retry") else { return };
-    let mut q = Queue::connect(&cfg).unwrap();
+    let mut q = connect(&cfg).unwrap();
     let Enqueued::Added { id } = q.enqueue(&job("crate:f@1.0.0", 2)).unwrap() else {
         panic!()
     };
@@ -181,13 +186,13 @@ fn enqueueing_wakes_a_waiting_worker() {
     let Some(cfg) = fresh_db("notify") else {
         return;
     };
-    let mut idle = Queue::connect(&cfg).unwrap();
+    let mut idle = connect(&cfg).unwrap();
     assert!(!idle.wait(Duration::from_millis(50)).unwrap());
     let waker = {
         let cfg = cfg.clone();
         std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(200));
-            Queue::connect(&cfg)
+            connect(&cfg)
                 .unwrap()
                 .enqueue(&job("crate:n@1.0.0", 1))
                 .unwrap();
@@ -198,14 +203,4 @@ fn enqueueing_wakes_a_waiting_worker() {
     assert!(started.elapsed() < Duration::from_secs(30));
     waker.join().unwrap();
     assert!(idle.claim("w", Duration::from_secs(5)).unwrap().is_some());
-}
-
-#[test]
-fn a_refused_connection_is_one_clear_line() {
-    let cfg = Config::from_str("postgres://errdex@127.0.0.1:1/none").unwrap();
-    let err = Queue::connect(&cfg).err().unwrap().to_string();
-    assert_eq!(
-        err,
-        "cannot connect to PostgreSQL at 127.0.0.1:1: connection refused"
-    );
 }

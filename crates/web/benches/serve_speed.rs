@@ -73,7 +73,7 @@ fn main() {
         let spec = SourceSpec::parse("crate:serde_json@1.0.140").unwrap();
         let s = load(&spec, &|p| RustExtractor.handles(p)).expect("serde_json through cargo");
         let r = extract_all_reusing(&RustExtractor, &s.files, &|_| None, &|_| {});
-        let mut c = Catalog::open(&db).unwrap();
+        let mut c = Catalog::open(&db.clone().into()).unwrap();
         c.replace_snapshot(&SnapshotInput {
             meta: &s.meta,
             files: &s.files,
@@ -84,7 +84,7 @@ fn main() {
         })
         .unwrap();
     }
-    let id = Catalog::open_read_only(&db)
+    let id = Catalog::open_read_only(&db.clone().into())
         .unwrap()
         .list_errors(Some("crate:serde_json"), None)
         .unwrap()
@@ -106,7 +106,8 @@ fn main() {
                 axum::Router::new().route("/", axum::routing::get(|| async { "Hello, World!" }));
             axum::serve(h, app).await.unwrap();
         });
-        let state = errdex_web::state::State::open(db.clone(), format!("http://{ea}")).unwrap();
+        let state =
+            errdex_web::state::State::open(db.clone().into(), format!("http://{ea}")).unwrap();
         tokio::spawn(errdex_web::serve(
             e,
             Arc::new(state),

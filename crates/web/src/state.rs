@@ -3,9 +3,8 @@
 //! for analyses not cached in the catalogue. All of it is rebuilt when the
 //! catalogue changes (a new snapshot or analysis).
 
-use errdex_app::{Analyzers, Db, Matcher};
+use errdex_app::{Analyzers, Db, Location, Matcher};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -54,8 +53,9 @@ pub struct State {
 }
 
 impl State {
-    /// Opens the catalogue read-only and builds the matcher's index.
-    pub fn open(db: PathBuf, base_url: String) -> errdex_app::Result<Self> {
+    /// Opens the catalogue read-only (a pool of connections, to a SQLite
+    /// file or a PostgreSQL database) and builds the matcher's index.
+    pub fn open(db: Location, base_url: String) -> errdex_app::Result<Self> {
         let pool = (0..CONNECTIONS)
             .map(|_| Db::open_existing(&db).map(Mutex::new))
             .collect::<errdex_app::Result<Vec<_>>>()?;

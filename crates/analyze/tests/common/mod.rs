@@ -20,7 +20,7 @@ pub fn fixture_named(dir: &Path, name: &str) -> (Catalog, Analyzer) {
         .join(name);
     let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
     let x = extract_all(&RustExtractor, &snapshot.files);
-    let mut c = Catalog::open(&dir.join("f.db")).unwrap();
+    let mut c = Catalog::open(&dir.join("f.db").into()).unwrap();
     c.replace_snapshot(&SnapshotInput {
         meta: &snapshot.meta,
         files: &snapshot.files,

@@ -6,7 +6,6 @@ use errdex_app::analyze::AnalyzeOptions;
 use errdex_app::{Event, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
-use std::path::Path;
 use std::sync::Mutex;
 
 /// The model flags and how many errors.
@@ -19,7 +18,12 @@ pub struct Options {
     pub limit: Option<usize>,
 }
 
-pub fn run(db: &Path, target: Option<&str>, opts: &Options, json: bool) -> Result<u8, Failure> {
+pub fn run(
+    db: &errdex_app::Location,
+    target: Option<&str>,
+    opts: &Options,
+    json: bool,
+) -> Result<u8, Failure> {
     let options = AnalyzeOptions {
         llm: opts.llm.clone(),
         model: opts

@@ -8,7 +8,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub fn run(
-    db_path: &Path,
+    db_path: &errdex_app::Location,
     text: Option<&str>,
     lock: Option<&Path>,
     json: bool,

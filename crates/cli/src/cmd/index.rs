@@ -6,7 +6,6 @@ use errdex_app::index::{IndexOptions, IndexSummary, Indexed, LockSummary};
 use errdex_app::{Event, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write;
-use std::path::Path;
 use std::sync::Mutex;
 
 /// How to index, and how to print.
@@ -17,7 +16,7 @@ pub struct Options {
     pub index: IndexOptions,
 }
 
-pub fn run(db: &Path, sources: &[String], opts: &Options) -> Result<u8, Failure> {
+pub fn run(db: &errdex_app::Location, sources: &[String], opts: &Options) -> Result<u8, Failure> {
     let bars = Bars::default();
     let json = opts.json;
     errdex_app::index::index(db, sources, &opts.index, &bars, &mut |done| {

@@ -4,10 +4,9 @@ use crate::Failure;
 use errdex_app::Db;
 use errdex_model::Kind;
 use std::fmt::Write;
-use std::path::Path;
 
 pub fn run(
-    db_path: &Path,
+    db_path: &errdex_app::Location,
     repo: Option<&str>,
     kind: Option<&str>,
     json: bool,

@@ -3,11 +3,12 @@
 
 use crate::Failure;
 use errdex_app::worker::{self, EnqueueSummary, JobOutcome, JobRow, Work, WorkerOptions};
+use errdex_app::Location;
 use std::fmt::Write;
 
 /// `errdex enqueue`: adds jobs, prints what each became.
-pub fn enqueue(url: &str, work: &Work, max_attempts: u32, json: bool) -> Result<u8, Failure> {
-    let summary = worker::enqueue(url, work, max_attempts)?;
+pub fn enqueue(db: &Location, work: &Work, max_attempts: u32, json: bool) -> Result<u8, Failure> {
+    let summary = worker::enqueue(db, work, max_attempts)?;
     let mut o = String::new();
     if json {
         let _ = writeln!(
@@ -42,7 +43,7 @@ fn print_enqueued(o: &mut String, s: &EnqueueSummary) {
 
 /// `errdex worker`: works the queue; a line per job (JSON lines with
 /// `--json`); exits 0 when `--once` finds the queue empty.
-pub fn work(url: &str, opts: &WorkerOptions, json: bool) -> Result<u8, Failure> {
+pub fn work(db: &Location, opts: &WorkerOptions, json: bool) -> Result<u8, Failure> {
     let report = |r: &JobOutcome| {
         let mut o = String::new();
         if json {
@@ -69,7 +70,7 @@ pub fn work(url: &str, opts: &WorkerOptions, json: bool) -> Result<u8, Failure> 
         }
         crate::out::emit(&o, json);
     };
-    let summary = worker::work(url, opts, &report)?;
+    let summary = worker::work(db, opts, &report)?;
     if !json {
         let mut o = String::new();
         let _ = writeln!(
@@ -83,8 +84,8 @@ pub fn work(url: &str, opts: &WorkerOptions, json: bool) -> Result<u8, Failure> 
 }
 
 /// `errdex jobs`: every job with its state, attempts, error and timings.
-pub fn jobs(url: &str, json: bool) -> Result<u8, Failure> {
-    let rows: Vec<JobRow> = worker::queue_at(url)?
+pub fn jobs(db: &Location, json: bool) -> Result<u8, Failure> {
+    let rows: Vec<JobRow> = worker::queue_at(db)?
         .list()
         .map_err(errdex_app::AppError::from)?;
     let mut o = String::new();

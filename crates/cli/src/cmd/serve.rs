@@ -2,20 +2,18 @@
 
 use crate::Failure;
 use std::io::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 pub fn run(
-    db: &Path,
+    db: &errdex_app::Location,
     addr: &str,
     base_url: Option<&str>,
     limits: errdex_web::Limits,
 ) -> Result<u8, Failure> {
-    if !db.exists() {
-        return Err(Failure::input(format!(
-            "no catalogue at {}: run `errdex index` first",
-            db.display()
-        )));
+    if let errdex_app::Location::Sqlite(path) = db {
+        if !path.exists() {
+            return Err(errdex_app::AppError::NoCatalogue(path.clone()).into());
+        }
     }
     init_logging();
     // Idle connections must not run the process out of descriptors.
@@ -35,7 +33,7 @@ pub fn run(
         let base = base_url
             .map(|b| b.trim_end_matches('/').to_string())
             .unwrap_or_else(|| format!("http://{local}"));
-        let db = db.to_path_buf();
+        let db = db.clone();
         let state = tokio::task::spawn_blocking(move || errdex_web::state::State::open(db, base))
             .await
             .map_err(|e| Failure::input(e.to_string()))??;

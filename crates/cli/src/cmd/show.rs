@@ -3,9 +3,8 @@
 use crate::Failure;
 use errdex_app::{Analyzers, Db, Sites};
 use std::fmt::Write;
-use std::path::Path;
 
-pub fn run(db_path: &Path, id: &str, json: bool) -> Result<u8, Failure> {
+pub fn run(db_path: &errdex_app::Location, id: &str, json: bool) -> Result<u8, Failure> {
     if errdex_model::ErrorId::parse(id).is_none() {
         return Err(errdex_app::AppError::NotAnId(id.to_string()).into());
     }

@@ -3,8 +3,9 @@
 use assert_cmd::Command;
 use std::path::Path;
 
-/// The real `errdex` binary on catalogue `db`.
-pub fn errdex(db: &Path) -> Command {
+/// The real `errdex` binary on catalogue `db` (a file or a `postgres://`
+/// URL).
+pub fn errdex(db: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut c = Command::cargo_bin("errdex").unwrap();
     c.env("ERRDEX_DB", db).env_remove("RUST_BACKTRACE");
     c

@@ -1,7 +1,6 @@
 //! A real `errdex serve` on an ephemeral loopback port, stopped on drop.
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// A running server.
@@ -12,8 +11,9 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts `errdex serve` on `db` and waits for its address line.
-    pub fn start(db: &Path) -> Server {
+    /// Starts `errdex serve` on `db` (a file or a `postgres://` URL) and
+    /// waits for its address line.
+    pub fn start(db: impl AsRef<std::ffi::OsStr>) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_errdex"))
             .env("ERRDEX_DB", db)
             .args(["serve", "--addr", "127.0.0.1:0"])

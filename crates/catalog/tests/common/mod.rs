@@ -1,0 +1,3 @@
+//! Helpers shared by the catalogue tests.
+
+pub mod pg;
