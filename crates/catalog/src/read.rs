@@ -208,8 +208,8 @@ impl Catalog {
              JOIN errors e ON e.id = s.error_id
              JOIN repos r ON r.id = sn.repo_id
              WHERE sn.id = (SELECT MAX(id) FROM snapshots WHERE repo_id = sn.repo_id)
-               AND (?1 IS NULL OR r.slug = ?1)
-               AND (?2 IS NULL OR e.kind = ?2)
+               AND (CAST(?1 AS TEXT) IS NULL OR r.slug = ?1)
+               AND (CAST(?2 AS TEXT) IS NULL OR e.kind = ?2)
              ORDER BY r.slug, s.path, s.line, s.col",
             args![repo, kind.map(Kind::as_str)],
             |r| {

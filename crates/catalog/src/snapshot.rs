@@ -95,13 +95,18 @@ impl Catalog {
     pub fn generation(&self) -> Result<u64> {
         match &self.conn {
             Conn::Sqlite(c) => {
-                let (snapshots, analyses): (i64, i64) = c.query_row(
+                // The newest `indexed_at` too: a snapshot written again
+                // may get the row id of the one it replaces.
+                let (snapshots, newest, analyses): (i64, String, i64) = c.query_row(
                     "SELECT (SELECT COALESCE(MAX(id), 0) + COUNT(*) FROM snapshots),
+                            (SELECT COALESCE(MAX(indexed_at), '') FROM snapshots),
                             (SELECT COUNT(*) * 1000003 + CAST(TOTAL(LENGTH(json)) AS INTEGER) FROM analyses)",
                     [],
-                    |r| Ok((r.get(0)?, r.get(1)?)),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
                 )?;
-                Ok(((snapshots as u64) << 40) ^ analyses as u64)
+                Ok(xxhash_rust::xxh3::xxh3_64(
+                    format!("{snapshots}\t{newest}\t{analyses}").as_bytes(),
+                ))
             }
             Conn::Postgres { .. } => {
                 self.conn
