@@ -15,7 +15,7 @@ pub mod record;
 pub mod worker;
 
 pub use db::{Db, ErrorSummary, RepoSummary};
-pub use errdex_catalog::{EvidenceRow, Location, SiteRow};
+pub use errdex_catalog::{Changes, EvidenceRow, Location, PgUrl, SiteRow};
 pub use error::{AppError, Result};
 pub use explain::{ExplainRecord, IndexInfo, Matcher, Pasted};
 pub use record::{Analyzers, ErrorRecord, SiteRecord, Sites, Version};

@@ -510,7 +510,7 @@ impl Conn {
     }
 
     /// Marks a change readers must see (a snapshot or an analysis written)
-    /// on PostgreSQL, whose [`Catalog::generation`](crate::Catalog::generation)
+    /// on PostgreSQL, and notifies its listeners ([`crate::Changes`]); its [`Catalog::generation`](crate::Catalog::generation)
     /// is a counter; SQLite's is derived from the rows themselves.
     pub fn bump_generation(&self) -> Result<()> {
         if self.is_postgres() {
@@ -518,6 +518,8 @@ impl Conn {
                 "UPDATE errdex_schema SET generation = generation + 1",
                 args![],
             )?;
+            // Delivered when the write commits (never for a rollback).
+            self.batch(&format!("NOTIFY {}", crate::changes::CHANNEL))?;
         }
         Ok(())
     }

@@ -14,6 +14,7 @@
 mod backend;
 mod blob;
 mod cache;
+mod changes;
 mod location;
 mod read;
 mod schema;
@@ -25,6 +26,7 @@ use rusqlite::Connection;
 use std::path::Path;
 
 pub use blob::hash as content_hash;
+pub use changes::Changes;
 pub use location::{Location, PgUrl};
 pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
 pub use snapshot::{RunEntry, SnapshotRow, RULES_MODEL};

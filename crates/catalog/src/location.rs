@@ -119,6 +119,11 @@ impl PgUrl {
         })
     }
 
+    /// `HOST:PORT`, for messages.
+    pub(crate) fn at(&self) -> &str {
+        &self.at
+    }
+
     /// A connection for the catalogue.
     pub(crate) fn connect(&self) -> Result<Conn> {
         Ok(Conn::postgres(self.client()?, self.at.clone()))

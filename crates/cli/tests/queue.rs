@@ -234,3 +234,61 @@ fn the_queue_needs_postgresql() {
     );
     assert!(!err.contains("secret"));
 }
+
+/// POSTs `text` to a server's `/api/explain`; the repos of its matches.
+fn explained_by(server: &common::server::Server, text: &str) -> Vec<String> {
+    let body = ureq::post(&server.url("/api/explain"))
+        .content_type("text/plain")
+        .send(text)
+        .unwrap()
+        .into_body()
+        .read_to_string()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["repo"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn web_nodes_hear_a_workers_new_snapshot() {
+    let Some(url) = fresh_db("web") else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let first = crate_folder(tmp.path(), "first", 1);
+    run_json(
+        errdex(Path::new(&url))
+            .args(["index", "--json"])
+            .arg(&first),
+    );
+    let nodes = [
+        common::server::Server::start(&url),
+        common::server::Server::start(&url),
+    ];
+    let text = "later limit 0 exceeded: 7";
+    for n in &nodes {
+        assert!(!explained_by(n, text).contains(&"later".to_string()));
+    }
+    let later = crate_folder(tmp.path(), "later", 1);
+    run_json(
+        errdex(Path::new(&url))
+            .args(["enqueue", "--json"])
+            .arg(&later),
+    );
+    finish(worker(&url, &["--once"]));
+    // Each node hears the write's NOTIFY (without it, a node would read
+    // the catalogue again only after a minute without news).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    for n in &nodes {
+        while !explained_by(n, text).contains(&"later".to_string()) {
+            assert!(
+                Instant::now() < deadline,
+                "{} never saw the new snapshot",
+                n.base
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}

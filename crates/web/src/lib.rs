@@ -153,8 +153,37 @@ async fn guard(req: axum::extract::Request, next: axum::middleware::Next) -> Res
     resp
 }
 
-/// Serves on `listener` until the process ends, within [`Limits`];
-/// checks the catalogue for changes every [`REFRESH_EVERY`].
+/// Longest wait for a PostgreSQL catalogue's change notification before
+/// the generation is read anyway (one row), and the pause before a lost
+/// listening connection is made again.
+const LISTEN_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Refreshes `state` whenever the PostgreSQL catalogue notifies a change
+/// (and once a [`LISTEN_TIMEOUT`] without news); reconnects when the
+/// listening connection is lost, refreshing then for what it missed.
+fn listen_for_changes(url: &errdex_app::PgUrl, state: &Shared) {
+    loop {
+        match errdex_app::Changes::listen(url) {
+            Ok(mut changes) => loop {
+                if let Err(e) = state.refresh() {
+                    tracing::warn!(error = %e, "reading the catalogue after a change");
+                }
+                if let Err(e) = changes.wait(LISTEN_TIMEOUT) {
+                    tracing::warn!(error = %e, "lost the catalogue's change notifications; reconnecting");
+                    break;
+                }
+            },
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot listen for the catalogue's changes; retrying");
+                std::thread::sleep(Duration::from_secs(5));
+            }
+        }
+    }
+}
+
+/// Serves on `listener` until the process ends, within [`Limits`]; drops
+/// its caches when the catalogue changes (a PostgreSQL catalogue notifies
+/// it; a SQLite file is checked every [`REFRESH_EVERY`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     state: Shared,
@@ -163,14 +192,25 @@ pub async fn serve(
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::service::TowerToHyperService;
     let watcher = state.clone();
-    tokio::spawn(async move {
-        let mut tick = tokio::time::interval(REFRESH_EVERY);
-        loop {
-            tick.tick().await;
-            let s = watcher.clone();
-            let _ = tokio::task::spawn_blocking(move || s.refresh()).await;
+    match state.location().clone() {
+        // PostgreSQL says when the catalogue changes: a write commits and
+        // every web node hears it.
+        errdex_app::Location::Postgres(url) => {
+            std::thread::Builder::new()
+                .name("errdex-changes".into())
+                .spawn(move || listen_for_changes(&url, &watcher))?;
         }
-    });
+        errdex_app::Location::Sqlite(_) => {
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(REFRESH_EVERY);
+                loop {
+                    tick.tick().await;
+                    let s = watcher.clone();
+                    let _ = tokio::task::spawn_blocking(move || s.refresh()).await;
+                }
+            });
+        }
+    }
     let app = app(state);
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     let mut http = hyper::server::conn::http1::Builder::new();

@@ -43,6 +43,7 @@ pub struct State {
     /// The site's public base URL, no trailing slash (for links in JSON,
     /// the sitemap and issue reports).
     pub base_url: String,
+    location: Location,
     pool: Vec<Mutex<Db>>,
     next: AtomicU64,
     matcher: RwLock<Arc<Matcher>>,
@@ -65,6 +66,7 @@ impl State {
         };
         Ok(State {
             base_url,
+            location: db,
             pool,
             next: AtomicU64::new(0),
             matcher: RwLock::new(Arc::new(matcher)),
@@ -72,6 +74,11 @@ impl State {
             pages: RwLock::new(HashMap::new()),
             analyzers: Analyzers::new(MAX_ANALYZERS),
         })
+    }
+
+    /// Where the catalogue is.
+    pub fn location(&self) -> &Location {
+        &self.location
     }
 
     /// Runs `f` with one of the read-only connections.
