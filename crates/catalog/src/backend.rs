@@ -279,7 +279,7 @@ pub(crate) enum Conn {
     /// readers take `&self`, and a connection is used by one thread).
     Postgres {
         /// The connection.
-        pg: RefCell<Pg>,
+        pg: Box<RefCell<Pg>>,
         /// `HOST:PORT`, for messages.
         at: String,
     },
@@ -355,10 +355,10 @@ impl Conn {
     /// A PostgreSQL connection.
     pub fn postgres(client: postgres::Client, at: String) -> Conn {
         Conn::Postgres {
-            pg: RefCell::new(Pg {
+            pg: Box::new(RefCell::new(Pg {
                 client,
                 statements: HashMap::new(),
-            }),
+            })),
             at,
         }
     }

@@ -52,7 +52,7 @@ impl std::fmt::Display for Location {
 /// `postgres://USER@HOST:PORT/DB`, never with its password.
 #[derive(Clone)]
 pub struct PgUrl {
-    config: postgres::Config,
+    config: Box<postgres::Config>,
     at: String,
     shown: String,
 }
@@ -97,7 +97,11 @@ impl PgUrl {
             true => format!("postgres://{at}/{db}"),
             false => format!("postgres://{user}@{at}/{db}"),
         };
-        Ok(PgUrl { config, at, shown })
+        Ok(PgUrl {
+            config: Box::new(config),
+            at,
+            shown,
+        })
     }
 
     /// A connected client, or why not in one line (the job queue shares

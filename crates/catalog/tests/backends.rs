@@ -334,7 +334,7 @@ fn a_server_gone_mid_write_leaves_the_catalogue_unchanged() {
     });
     let (r, killed) = result;
     assert!(killed, "the writer was not caught in its transaction");
-    let e = line(r.err().expect("the write fails"));
+    let e = line(r.expect_err("the write fails"));
     assert!(
         e.starts_with("lost the connection to PostgreSQL at "),
         "{e}"
