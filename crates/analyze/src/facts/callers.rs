@@ -7,7 +7,7 @@ use super::*;
 /// The line of a `.zip(` in `caller` before `call_line`, when `cond` (the
 /// guard of the call) compares a count: `a < b`, `a != b`, `a == b`, `a > b`
 /// (not a boolean test or a pattern).
-pub(super) fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<u32> {
+fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<u32> {
     let compares = [" < ", " > ", " != ", " == ", " <= ", " >= "]
         .iter()
         .any(|op| cond.contains(op));
