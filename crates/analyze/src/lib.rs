@@ -10,8 +10,10 @@
 //! snapshot does not hold and no other function as the thrower, and any
 //! code it gives parses; otherwise the rule text stays.
 
+mod error;
 pub mod facts;
 pub mod llm;
+#[cfg(feature = "local-model")]
 pub mod local;
 pub mod sections;
 pub mod syntax;
@@ -19,6 +21,7 @@ pub mod verify;
 
 use serde::{Deserialize, Serialize};
 
+pub use error::ModelError;
 pub use facts::Analyzer;
 
 /// What a fact is about.
@@ -228,16 +231,30 @@ impl Analysis {
     }
 }
 
-/// The rules' source: a cached analysis made by other rules is stale.
-const RULES: &str = concat!(include_str!("sections.rs"), include_str!("facts.rs"));
-
-/// All of the analyser's source: facts, sections and the syntax helpers.
-const ANALYZER_SOURCE: &[&str] = &[
-    include_str!("lib.rs"),
-    include_str!("facts.rs"),
+/// The rules' source (sections and facts): a cached analysis made by other
+/// rules is stale.
+const RULES: &[&str] = &[
     include_str!("sections.rs"),
+    include_str!("facts/mod.rs"),
+    include_str!("facts/callgraph.rs"),
+    include_str!("facts/callers.rs"),
+    include_str!("facts/mechanisms.rs"),
+    include_str!("facts/receivers.rs"),
+    include_str!("facts/constructors.rs"),
+    include_str!("facts/evidence.rs"),
+    include_str!("facts/related.rs"),
+];
+
+/// The rest of the analyser's source: the syntax helpers, the shared
+/// syntax front-end's rules (recursion limit, test paths), the verifier and
+/// the model clients.
+const OTHER_SOURCE: &[&str] = &[
+    include_str!("lib.rs"),
     include_str!("syntax.rs"),
+    include_str!("../../syntax/src/lib.rs"),
+    include_str!("../../model/src/paths.rs"),
     include_str!("verify.rs"),
+    include_str!("error.rs"),
     include_str!("llm.rs"),
     include_str!("local/mod.rs"),
     include_str!("local/bpe.rs"),
@@ -250,7 +267,7 @@ const ANALYZER_SOURCE: &[&str] = &[
 /// without parsing the snapshot again (xxh3, hex).
 pub fn run_key(model: &str, limit: Option<usize>, snapshots_state: &str) -> String {
     let mut h = xxhash_rust::xxh3::Xxh3::new();
-    for part in ANALYZER_SOURCE {
+    for part in RULES.iter().chain(OTHER_SOURCE) {
         h.update(part.as_bytes());
         h.update(&[0]);
     }
@@ -266,7 +283,11 @@ pub fn run_key(model: &str, limit: Option<usize>, snapshots_state: &str) -> Stri
 /// (xxh3, hex).
 pub fn facts_hash(facts: &[Fact]) -> String {
     let json = serde_json::to_string(facts).expect("facts serialise");
-    let rules = xxhash_rust::xxh3::xxh3_64(RULES.as_bytes());
+    let mut rules = xxhash_rust::xxh3::Xxh3::new();
+    for part in RULES {
+        rules.update(part.as_bytes());
+    }
+    let rules = rules.digest();
     format!(
         "{:016x}",
         xxhash_rust::xxh3::xxh3_64_with_seed(json.as_bytes(), rules)
@@ -345,14 +366,15 @@ pub fn analyze(
                                 },
                             }
                         }
-                        Err(reason) => rejected.push(Rejection {
+                        Err(refusal) => rejected.push(Rejection {
                             section: s.name,
-                            reason,
+                            reason: refusal.to_string(),
                         }),
                     }
                 }
             }
-            Err(reason) => {
+            Err(e) => {
+                let reason = e.to_string();
                 for s in &sections {
                     rejected.push(Rejection {
                         section: s.name,

@@ -5,9 +5,8 @@
 //! that this data is never instructions; whatever it answers goes through
 //! [`crate::verify`] before it is shown.
 
-use crate::{Fact, Section, SectionName};
+use crate::{Fact, ModelError, Section, SectionName};
 use serde::{Deserialize, Serialize};
-use std::time::Duration;
 
 /// Where the model runs.
 #[derive(Debug, Clone)]
@@ -22,14 +21,23 @@ pub enum Endpoint {
         key: Option<String>,
     },
     /// A GGUF file run in-process (see [`crate::local`]).
+    #[cfg(feature = "local-model")]
     Local(std::sync::Arc<crate::local::Local>),
 }
 
 impl Endpoint {
-    /// Parses `--llm`: `http://…/v1` or `https://…/v1`; `local:PATH.gguf`
-    /// is refused with a reason (not built into this errdex).
-    pub fn parse(spec: &str, model: Option<&str>, key: Option<&str>) -> Result<Self, String> {
+    /// Parses `--llm`: `http://…/v1` or `https://…/v1` (with the
+    /// `llm-http` feature), `local:PATH.gguf` (with `local-model`); a
+    /// runtime this build leaves out is refused with a reason.
+    pub fn parse(spec: &str, model: Option<&str>, key: Option<&str>) -> Result<Self, ModelError> {
         if spec.starts_with("http://") || spec.starts_with("https://") {
+            if cfg!(not(feature = "llm-http")) {
+                return Err(ModelError::NotBuilt {
+                    spec: spec.to_string(),
+                    what: "the model server's HTTP client",
+                    feature: "llm-http",
+                });
+            }
             return Ok(Endpoint::Http {
                 base: spec.trim_end_matches('/').to_string(),
                 model: model.unwrap_or("default").to_string(),
@@ -39,21 +47,27 @@ impl Endpoint {
         if let Some(path) = spec.strip_prefix("local:") {
             let path = std::path::PathBuf::from(path);
             if !path.is_file() {
-                return Err(format!("--llm local:{}: no such file", path.display()));
+                return Err(ModelError::NoSuchFile(path));
             }
+            #[cfg(feature = "local-model")]
             return Ok(Endpoint::Local(std::sync::Arc::new(
                 crate::local::Local::new(path),
             )));
+            #[cfg(not(feature = "local-model"))]
+            return Err(ModelError::NotBuilt {
+                spec: spec.to_string(),
+                what: "the in-process model runtime",
+                feature: "local-model",
+            });
         }
-        Err(format!(
-            "--llm {spec}: expected http(s)://HOST:PORT/v1 or local:PATH.gguf"
-        ))
+        Err(ModelError::BadSpec(spec.to_string()))
     }
 
     /// The name recorded as the sections' author.
     pub fn name(&self) -> String {
         match self {
             Endpoint::Http { base, model, .. } => format!("{model} via {base}"),
+            #[cfg(feature = "local-model")]
             Endpoint::Local(l) => format!(
                 "{} in-process (candle)",
                 l.path().file_name().map_or_else(
@@ -177,20 +191,21 @@ impl ModelSections {
 }
 
 /// The JSON object in a model's reply (models wrap it in prose or fences).
-pub fn parse_reply(content: &str) -> Result<ModelSections, String> {
-    let start = content.find('{').ok_or("the reply holds no JSON object")?;
-    let end = content.rfind('}').ok_or("the reply holds no JSON object")?;
+pub fn parse_reply(content: &str) -> Result<ModelSections, ModelError> {
+    let start = content.find('{').ok_or(ModelError::NoJsonObject)?;
+    let end = content.rfind('}').ok_or(ModelError::NoJsonObject)?;
     if end < start {
-        return Err("the reply holds no JSON object".into());
+        return Err(ModelError::NoJsonObject);
     }
-    serde_json::from_str(&content[start..=end])
-        .map_err(|e| format!("the reply is not the JSON asked for: {e}"))
+    serde_json::from_str(&content[start..=end]).map_err(ModelError::BadReply)
 }
 
 /// Tokens a local model may write per answer.
+#[cfg(feature = "local-model")]
 const LOCAL_MAX_TOKENS: usize = 700;
 
 /// The JSON schema of the answer.
+#[cfg(feature = "llm-http")]
 fn answer_schema() -> serde_json::Value {
     let sentences = serde_json::json!({
         "type": "array",
@@ -224,93 +239,153 @@ fn answer_schema() -> serde_json::Value {
 /// Checks that an HTTP endpoint's host accepts a TCP connection (within 10
 /// seconds), so that a server that is not running is reported as such —
 /// `connection refused: …` — rather than as every section being refused.
-/// Always `Ok` for a local model.
-pub fn reachable(endpoint: &Endpoint) -> Result<(), String> {
-    use std::net::ToSocketAddrs;
-    let Endpoint::Http { base, .. } = endpoint else {
-        return Ok(());
-    };
-    let uri: ureq::http::Uri = base
-        .parse()
-        .map_err(|e| format!("--llm {base}: not a URL: {e}"))?;
-    let host = uri
-        .host()
-        .ok_or_else(|| format!("--llm {base}: no host"))?
-        .trim_matches(|c| c == '[' || c == ']');
-    let port = uri
-        .port_u16()
-        .unwrap_or(if uri.scheme_str() == Some("https") {
-            443
-        } else {
-            80
-        });
-    let addrs: Vec<_> = (host, port)
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve the model server {host}: {e}"))?
-        .collect();
-    let mut last = None;
-    for a in &addrs {
-        match std::net::TcpStream::connect_timeout(a, Duration::from_secs(10)) {
-            Ok(_) => return Ok(()),
-            Err(e) => last = Some(e),
-        }
+/// Always `Ok` for a local model (and without the `llm-http` feature,
+/// which [`Endpoint::parse`] then refuses HTTP endpoints for).
+pub fn reachable(endpoint: &Endpoint) -> Result<(), ModelError> {
+    match endpoint {
+        #[cfg(feature = "llm-http")]
+        Endpoint::Http { base, .. } => http::reachable(base),
+        // Unreachable only when every variant is handled above.
+        #[allow(unreachable_patterns)]
+        _ => Ok(()),
     }
-    Err(match last {
-        Some(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-            format!("connection refused: no model server answers at {base} ({e})")
-        }
-        Some(e) => format!("the model server at {base} cannot be reached: {e}"),
-        None => format!("the model server {host} resolves to no address"),
-    })
 }
 
-/// Asks the model; the reply's text.
-pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, String> {
-    let (base, model, key) = match endpoint {
-        Endpoint::Http { base, model, key } => (base, model, key),
-        Endpoint::Local(l) => {
-            return l.chat(SYSTEM_PROMPT, &prompt.user_message(), LOCAL_MAX_TOKENS)
-        }
-    };
-    let body = serde_json::json!({
-        "model": model,
-        "temperature": 0,
-        "max_tokens": 1200,
-        // JSON mode with the answer's schema: llama.cpp's servers constrain
-        // the output to it (a small model then at least answers in shape).
-        "response_format": {"type": "json_object", "schema": answer_schema()},
-        "messages": [
-            {"role": "system", "content": SYSTEM_PROMPT},
-            {"role": "user", "content": prompt.user_message()},
-        ],
-    });
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(300)))
-        .http_status_as_error(false)
-        .build()
-        .into();
-    let mut req = agent.post(&format!("{base}/chat/completions"));
-    if let Some(k) = key {
-        req = req.header("Authorization", &format!("Bearer {k}"));
+/// Asks the model; the reply's text. (Built without either runtime, every
+/// endpoint is refused and the prompt goes unread.)
+#[cfg_attr(
+    not(any(feature = "llm-http", feature = "local-model")),
+    allow(unused_variables)
+)]
+pub fn complete(endpoint: &Endpoint, prompt: &Prompt) -> Result<String, ModelError> {
+    match endpoint {
+        #[cfg(feature = "llm-http")]
+        Endpoint::Http { base, model, key } => http::complete(base, model, key.as_deref(), prompt),
+        #[cfg(not(feature = "llm-http"))]
+        Endpoint::Http { base, .. } => Err(ModelError::NotBuilt {
+            spec: base.clone(),
+            what: "the model server's HTTP client",
+            feature: "llm-http",
+        }),
+        #[cfg(feature = "local-model")]
+        Endpoint::Local(l) => l.chat(SYSTEM_PROMPT, &prompt.user_message(), LOCAL_MAX_TOKENS),
     }
-    let mut resp = req.send_json(&body).map_err(|e| match &e {
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
-            format!("connection refused: no model server answers at {base} ({e})")
+}
+
+/// The OpenAI-compatible server's client (ureq).
+#[cfg(feature = "llm-http")]
+mod http {
+    use super::{answer_schema, ModelError, Prompt, SYSTEM_PROMPT};
+    use std::time::Duration;
+
+    /// See [`super::reachable`].
+    pub(super) fn reachable(base: &str) -> Result<(), ModelError> {
+        use std::net::ToSocketAddrs;
+        let uri: ureq::http::Uri =
+            base.parse()
+                .map_err(|e: ureq::http::uri::InvalidUri| ModelError::NotAUrl {
+                    base: base.to_string(),
+                    reason: e.to_string(),
+                })?;
+        let host = uri
+            .host()
+            .ok_or_else(|| ModelError::NoHost(base.to_string()))?
+            .trim_matches(|c| c == '[' || c == ']');
+        let port = uri
+            .port_u16()
+            .unwrap_or(if uri.scheme_str() == Some("https") {
+                443
+            } else {
+                80
+            });
+        let addrs: Vec<_> = (host, port)
+            .to_socket_addrs()
+            .map_err(|source| ModelError::Resolve {
+                host: host.to_string(),
+                source,
+            })?
+            .collect();
+        let mut last = None;
+        for a in &addrs {
+            match std::net::TcpStream::connect_timeout(a, Duration::from_secs(10)) {
+                Ok(_) => return Ok(()),
+                Err(e) => last = Some(e),
+            }
         }
-        _ => format!("the model at {base} could not be reached: {e}"),
-    })?;
-    let status = resp.status();
-    let reply: serde_json::Value = resp
-        .body_mut()
-        .read_json()
-        .map_err(|e| format!("the model at {base} answered {status} with no JSON: {e}"))?;
-    if !status.is_success() {
-        return Err(format!("the model at {base} answered {status}: {reply}"));
+        Err(match last {
+            Some(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => ModelError::Refused {
+                base: base.to_string(),
+                detail: e.to_string(),
+            },
+            Some(source) => ModelError::Unreachable {
+                base: base.to_string(),
+                source,
+            },
+            None => ModelError::NoAddress(host.to_string()),
+        })
     }
-    reply["choices"][0]["message"]["content"]
-        .as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("the model at {base} answered without choices[0].message.content"))
+
+    /// See [`super::complete`].
+    pub(super) fn complete(
+        base: &str,
+        model: &str,
+        key: Option<&str>,
+        prompt: &Prompt,
+    ) -> Result<String, ModelError> {
+        let body = serde_json::json!({
+            "model": model,
+            "temperature": 0,
+            "max_tokens": 1200,
+            // JSON mode with the answer's schema: llama.cpp's servers constrain
+            // the output to it (a small model then at least answers in shape).
+            "response_format": {"type": "json_object", "schema": answer_schema()},
+            "messages": [
+                {"role": "system", "content": SYSTEM_PROMPT},
+                {"role": "user", "content": prompt.user_message()},
+            ],
+        });
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(Duration::from_secs(300)))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut req = agent.post(&format!("{base}/chat/completions"));
+        if let Some(k) = key {
+            req = req.header("Authorization", &format!("Bearer {k}"));
+        }
+        let mut resp = req.send_json(&body).map_err(|e| match &e {
+            ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+                ModelError::Refused {
+                    base: base.to_string(),
+                    detail: e.to_string(),
+                }
+            }
+            _ => ModelError::Request {
+                base: base.to_string(),
+                detail: e.to_string(),
+            },
+        })?;
+        let status = resp.status();
+        let reply: serde_json::Value =
+            resp.body_mut()
+                .read_json()
+                .map_err(|e| ModelError::NoJson {
+                    base: base.to_string(),
+                    status: status.to_string(),
+                    detail: e.to_string(),
+                })?;
+        if !status.is_success() {
+            return Err(ModelError::Status {
+                base: base.to_string(),
+                status: status.to_string(),
+                reply: reply.to_string(),
+            });
+        }
+        reply["choices"][0]["message"]["content"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| ModelError::NoContent(base.to_string()))
+    }
 }
 
 #[cfg(test)]
@@ -319,12 +394,14 @@ mod tests {
 
     #[test]
     fn endpoints() {
+        #[cfg(feature = "llm-http")]
         assert!(matches!(
             Endpoint::parse("http://127.0.0.1:8080/v1/", Some("m"), None),
             Ok(Endpoint::Http { ref base, .. }) if base == "http://127.0.0.1:8080/v1"
         ));
         assert!(Endpoint::parse("local:/nonexistent.gguf", None, None)
             .unwrap_err()
+            .to_string()
             .contains("no such file"));
         assert!(Endpoint::parse("ftp://x", None, None).is_err());
     }

@@ -3,6 +3,7 @@
 //! enum-variant path, test fns, and the guards around a given position.
 
 use errdex_model::SourceFile;
+use errdex_syntax::{is_test_or_example_path, line, parse, parser, text, MAX_SYNTAX_DEPTH};
 use tree_sitter::{Node, Parser, Tree};
 
 /// Where a fn is defined.
@@ -259,35 +260,11 @@ pub enum Guard {
     },
 }
 
-/// A parser for Rust.
-pub fn parser() -> Parser {
-    let mut p = Parser::new();
-    p.set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("tree-sitter-rust is compatible with the linked tree-sitter");
-    p
-}
-
-/// Parses one file; `None` only if tree-sitter gives up.
-pub fn parse(parser: &mut Parser, text: &str) -> Option<Tree> {
-    parser.parse(text.as_bytes(), None)
-}
-
-fn text<'a>(n: Node, src: &'a str) -> &'a str {
-    n.utf8_text(src.as_bytes()).unwrap_or("")
-}
-
-fn line(n: Node) -> u32 {
-    n.start_position().row as u32 + 1
-}
-
 /// The last `::` segment of a type or path, without generics.
 fn last_segment(s: &str) -> String {
     let s = s.split('<').next().unwrap_or(s);
     s.rsplit("::").next().unwrap_or(s).trim().to_string()
 }
-
-/// Bounds a walk can descend (hostile nesting cannot overflow the stack).
-const MAX_DEPTH: usize = 400;
 
 /// One file parsed: its main tree, then a tree per macro token tree
 /// re-parsed in place as code (`cfg_if!`, `cfg_*! { impl … }`, arguments of
@@ -351,7 +328,7 @@ pub fn symbols(files: Vec<SourceFile>) -> (Vec<ParsedFile>, Symbols) {
                 out: &mut out,
                 owner: Vec::new(),
                 current_fn: Vec::new(),
-                test_scope: is_test_path(&f.path),
+                test_scope: is_test_or_example_path(&f.path),
                 parser: &mut p,
                 reparsed: &mut extra,
                 reparse_depth: 0,
@@ -420,12 +397,6 @@ fn module_of(path: &str) -> Option<(String, String)> {
     }
 }
 
-/// `tests/`, `benches/` and `examples/` files are not library code.
-pub fn is_test_path(path: &str) -> bool {
-    path.split('/')
-        .any(|p| matches!(p, "tests" | "benches" | "examples"))
-}
-
 /// What an enclosing impl says about its fns.
 struct ImplCtx {
     self_ty: String,
@@ -456,7 +427,7 @@ impl Walk<'_> {
     }
 
     fn visit(&mut self, n: Node, depth: usize, in_pattern: bool) {
-        if depth > MAX_DEPTH {
+        if depth > MAX_SYNTAX_DEPTH {
             return;
         }
         let mut pushed_owner = false;

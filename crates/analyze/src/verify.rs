@@ -146,7 +146,7 @@ pub fn identifiers_of(text: &str) -> impl Iterator<Item = &str> {
 
 /// True when `code` parses as Rust statements or items.
 pub fn parses(code: &str) -> bool {
-    let mut p = crate::syntax::parser();
+    let mut p = errdex_syntax::parser();
     let ok = |src: &str, p: &mut tree_sitter::Parser| {
         p.parse(src.as_bytes(), None)
             .is_some_and(|t| !t.root_node().has_error())
@@ -179,14 +179,55 @@ const THROWER_PHRASES: &[&str] = &[
     "fails in",
 ];
 
+/// Why the verifier refuses a model's section (its text is the reason a
+/// page's provenance shows).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    /// No sentence.
+    #[error("empty section")]
+    Empty,
+    /// A sentence cites no fact.
+    #[error("a sentence cites no fact")]
+    NoCitation,
+    /// A sentence cites a fact id that does not exist.
+    #[error("cites an unknown fact `{0}`")]
+    UnknownFact(String),
+    /// Code in prose, outside backticks.
+    #[error("a sentence holds code outside backticks")]
+    CodeOutsideBackticks,
+    /// A sentence names an identifier found nowhere.
+    #[error("names `{0}`, which is not in the repository or the facts")]
+    UnknownName(String),
+    /// A sentence names another fn as the thrower.
+    #[error("says the error comes from `{named}`, but it is raised in `{thrower}`")]
+    OtherThrower {
+        /// The fn named.
+        named: String,
+        /// The fn that raises the error.
+        thrower: String,
+    },
+    /// Two sentences are the same.
+    #[error("it repeats a sentence")]
+    Repeats,
+    /// The example code does not parse.
+    #[error("its code does not parse as Rust")]
+    CodeDoesNotParse,
+    /// The example code names an identifier found nowhere.
+    #[error("its code names `{0}`, which is not in the repository or the facts")]
+    CodeUnknownName(String),
+    /// Nothing the cited facts are about is named: vague prose.
+    #[error("it names none of the code its facts are about")]
+    Vague,
+}
+
 /// Checks one section; `Err` says why it is refused.
 pub fn check(
     sentences: &[(String, Vec<String>)],
     code: Option<&str>,
     g: &Ground,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     if sentences.is_empty() {
-        return Err("empty section".into());
+        return Err(Refusal::Empty);
     }
     let facts_words: HashSet<&str> = identifiers_of(g.facts_text).collect();
     let known = |w: &str| {
@@ -197,11 +238,11 @@ pub fn check(
     };
     for (text, facts) in sentences {
         if facts.is_empty() {
-            return Err("a sentence cites no fact".into());
+            return Err(Refusal::NoCitation);
         }
         for id in facts {
             if !g.fact_code.contains_key(id) {
-                return Err(format!("cites an unknown fact `{id}`"));
+                return Err(Refusal::UnknownFact(id.clone()));
             }
         }
         let prose: String = text.split('`').step_by(2).collect();
@@ -210,14 +251,12 @@ pub fn check(
                 .iter()
                 .any(|c| prose.contains(c))
         {
-            return Err("a sentence holds code outside backticks".into());
+            return Err(Refusal::CodeOutsideBackticks);
         }
         for span in code_spans(text) {
             for w in identifiers_of(span) {
                 if !known(w) {
-                    return Err(format!(
-                        "names `{w}`, which is not in the repository or the facts"
-                    ));
+                    return Err(Refusal::UnknownName(w.to_string()));
                 }
             }
         }
@@ -228,9 +267,7 @@ pub fn check(
             if looks_like_code {
                 for part in identifiers_of(w) {
                     if !known(part) {
-                        return Err(format!(
-                            "names `{part}`, which is not in the repository or the facts"
-                        ));
+                        return Err(Refusal::UnknownName(part.to_string()));
                     }
                 }
             }
@@ -263,27 +300,29 @@ pub fn check(
                     .iter()
                     .any(|t| *t == name || t.rsplit("::").next() == Some(last.as_str()));
                 if is_fn && !is_thrower {
-                    return Err(format!(
-                        "says the error comes from `{name}`, but it is raised in `{}`",
-                        g.thrower.first().map_or("another fn", String::as_str)
-                    ));
+                    return Err(Refusal::OtherThrower {
+                        named: name,
+                        thrower: g
+                            .thrower
+                            .first()
+                            .map_or("another fn", String::as_str)
+                            .to_string(),
+                    });
                 }
             }
         }
     }
     let mut seen = HashSet::new();
     if sentences.iter().any(|(t, _)| !seen.insert(t.trim())) {
-        return Err("it repeats a sentence".into());
+        return Err(Refusal::Repeats);
     }
     if let Some(code) = code {
         if !parses(code) {
-            return Err("its code does not parse as Rust".into());
+            return Err(Refusal::CodeDoesNotParse);
         }
         for w in identifiers_of(code) {
             if !known(w) && !is_local_binding(code, w) {
-                return Err(format!(
-                    "its code names `{w}`, which is not in the repository or the facts"
-                ));
+                return Err(Refusal::CodeUnknownName(w.to_string()));
             }
         }
     }
@@ -305,7 +344,7 @@ pub fn check(
         .flat_map(identifiers_of)
         .any(|w| cited.contains(w));
     if !named {
-        return Err("it names none of the code its facts are about".into());
+        return Err(Refusal::Vague);
     }
     Ok(())
 }
@@ -357,27 +396,39 @@ mod tests {
         let g = ground(&ids, &fns, &facts, &thrower);
         let s = |t: &str| vec![(t.to_string(), vec!["f1".to_string()])];
         assert!(check(&s("It is raised in `divide` when `b` is zero."), None, &g).is_ok());
-        let e = check(&s("Call `safe_divide` instead."), None, &g).unwrap_err();
+        let e = check(&s("Call `safe_divide` instead."), None, &g)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("safe_divide"), "{e}");
-        let e = check(&s("This panic is raised in `checked_divide`."), None, &g).unwrap_err();
+        let e = check(&s("This panic is raised in `checked_divide`."), None, &g)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("raised in `divide`"), "{e}");
-        let e = check(&s("Use the frobnicate_all helper."), None, &g).unwrap_err();
+        let e = check(&s("Use the frobnicate_all helper."), None, &g)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("frobnicate_all"), "{e}");
         let bad_cite = vec![("Fine.".to_string(), vec!["f9".to_string()])];
-        assert!(check(&bad_cite, None, &g).unwrap_err().contains("f9"));
+        assert!(check(&bad_cite, None, &g)
+            .unwrap_err()
+            .to_string()
+            .contains("f9"));
         let no_cite = vec![("It is raised in `divide`.".to_string(), vec![])];
         assert!(check(&no_cite, None, &g)
             .unwrap_err()
+            .to_string()
             .contains("cites no fact"));
         // A model pasting the excerpt instead of writing prose.
         let pasted = s("b: u32) -> u32 {\n    panic!(\"division by zero\")");
         assert!(check(&pasted, None, &g)
             .unwrap_err()
+            .to_string()
             .contains("code outside backticks"));
         // Vague prose that fits any error, and repetition.
         let vague = s("This is a custom function that will handle both cases.");
         assert!(check(&vague, None, &g)
             .unwrap_err()
+            .to_string()
             .contains("names none of the code"));
         let twice = vec![
             (
@@ -389,10 +440,14 @@ mod tests {
                 vec!["f1".to_string()],
             ),
         ];
-        assert!(check(&twice, None, &g).unwrap_err().contains("repeats"));
+        assert!(check(&twice, None, &g)
+            .unwrap_err()
+            .to_string()
+            .contains("repeats"));
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b); }"), &g).is_ok());
         assert!(check(&s("Fix:"), Some("if b != 0 { divide(a, b) "), &g)
             .unwrap_err()
+            .to_string()
             .contains("parse"));
         assert!(check(&s("Fix:"), Some("safe::divide_by(a, b);"), &g).is_err());
     }

@@ -32,6 +32,7 @@ fn with_ground<T>(f: impl FnOnce(&Ground) -> T) -> T {
 
 fn verdict(text: &str) -> Result<(), String> {
     with_ground(|g| check(&[(text.to_string(), vec!["f1".to_string()])], None, g))
+        .map_err(|r| r.to_string())
 }
 
 #[test]

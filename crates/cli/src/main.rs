@@ -212,7 +212,7 @@ impl From<errdex_app::AppError> for Failure {
 
 /// Stack of every thread that walks syntax trees: the command's own
 /// thread, rayon's workers and the server's threads. Recursive walks are
-/// bounded (extraction's `MAX_SYNTAX_DEPTH`); this leaves them ample
+/// bounded (`errdex_syntax::MAX_SYNTAX_DEPTH`); this leaves them ample
 /// room (it is address space, touched only as far as used).
 pub const THREAD_STACK_BYTES: usize = 64 << 20;
 

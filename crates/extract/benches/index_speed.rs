@@ -48,18 +48,11 @@ fn time(mut f: impl FnMut()) -> Duration {
 fn parse_floor(files: &[SourceFile]) -> u32 {
     files
         .par_iter()
-        .map_init(
-            || {
-                let mut p = tree_sitter::Parser::new();
-                p.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
-                p
-            },
-            |p, f| {
-                p.parse(f.text.as_bytes(), None)
-                    .map(|t| t.root_node().child_count())
-                    .unwrap_or(0)
-            },
-        )
+        .map_init(errdex_syntax::parser, |p, f| {
+            p.parse(f.text.as_bytes(), None)
+                .map(|t| t.root_node().child_count())
+                .unwrap_or(0)
+        })
         .sum()
 }
 

@@ -101,42 +101,10 @@ pub struct FileExtraction {
     pub docs: Vec<Evidence>,
     /// Syntax errors met (the parts that parsed were still extracted).
     pub syntax_errors: usize,
-    /// The file nests deeper than [`MAX_SYNTAX_DEPTH`]: nothing was
+    /// The file nests deeper than [`MAX_SYNTAX_DEPTH`](errdex_syntax::MAX_SYNTAX_DEPTH): nothing was
     /// extracted, and the file is to be skipped.
     #[serde(default)]
     pub too_deep: bool,
-}
-
-/// Deepest nesting of syntax nodes a file may have. A deeper file (a
-/// generated 300-arm `else if` chain, 200 nested `match`es, a 300-call
-/// method chain) is skipped whole and counted, so that no recursive walk
-/// over its tree — here, in analysis or in highlighting — can exhaust a
-/// thread's stack.
-pub const MAX_SYNTAX_DEPTH: usize = 500;
-
-/// True when some node lies more than `limit` levels below `root`; walks
-/// the tree with a cursor, without recursion.
-pub fn deeper_than(root: tree_sitter::Node, limit: usize) -> bool {
-    let mut cursor = root.walk();
-    let mut depth = 0usize;
-    loop {
-        if cursor.goto_first_child() {
-            depth += 1;
-            if depth > limit {
-                return true;
-            }
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if depth == 0 || !cursor.goto_parent() {
-                return false;
-            }
-            depth -= 1;
-        }
-    }
 }
 
 /// A language's extractor. One implementation per language, chosen by file
@@ -180,7 +148,7 @@ pub struct Reused {
     /// Files whose earlier result was reused.
     pub reused: usize,
     /// Files (indices into the input) nested deeper than
-    /// [`MAX_SYNTAX_DEPTH`]: nothing was taken from them; the caller skips
+    /// [`MAX_SYNTAX_DEPTH`](errdex_syntax::MAX_SYNTAX_DEPTH): nothing was taken from them; the caller skips
     /// them.
     pub too_deep: Vec<usize>,
 }

@@ -6,7 +6,7 @@ use crate::index::{file_name, Index};
 use crate::input::{self, Location, Message};
 use crate::pattern::{normalize, Found};
 use crate::stdtext;
-use errdex_model::Kind;
+use errdex_model::{is_test_path, Kind};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -1431,11 +1431,6 @@ fn is_root_cause(outer: &Match, inner: &Match) -> bool {
     };
     let site = matches!(inner.kind, MatchKind::Site(_));
     site && (wrapper || inner.literal_chars as f64 > outer.literal_chars as f64 * ROOT_SHARE)
-}
-
-/// Test code by path (`tests/`, `benches/`, `tests.rs`).
-fn is_test_path(path: &str) -> bool {
-    path.split('/').any(|p| p == "tests" || p == "benches") || path.ends_with("/tests.rs")
 }
 
 /// The strings a `Debug` output holds (`"…"` with Rust's escapes), read

@@ -8,6 +8,7 @@ mod history;
 mod id;
 mod kind;
 mod matching;
+mod paths;
 mod site;
 mod template;
 
@@ -15,6 +16,7 @@ pub use history::{Introduction, Origin};
 pub use id::ErrorId;
 pub use kind::{is_serde_default, Kind, SERDE_ERRORS};
 pub use matching::{LiteralEntry, MatchData, MatchEntry, MatchSite};
+pub use paths::{is_test_or_example_path, is_test_path};
 pub use site::{
     forge_link, Evidence, EvidenceKind, Extraction, Literal, Site, SiteEvidence, SnapshotMeta,
     SourceFile, VcsPin,

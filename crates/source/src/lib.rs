@@ -82,7 +82,7 @@ pub enum SkipReason {
     /// (refused as `git fsck` refuses it).
     BadTreeEntry,
     /// Syntax nested deeper than the extractor walks
-    /// (`errdex_extract::MAX_SYNTAX_DEPTH`).
+    /// (`errdex_syntax::MAX_SYNTAX_DEPTH`).
     TooDeep,
 }
 

@@ -1,19 +1,8 @@
 //! Rust excerpts highlighted with tree-sitter-rust's own highlight query,
 //! rendered as escaped HTML, one string per line.
 
-use std::sync::OnceLock;
-use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
-
-fn query() -> &'static Query {
-    static Q: OnceLock<Query> = OnceLock::new();
-    Q.get_or_init(|| {
-        Query::new(
-            &tree_sitter_rust::LANGUAGE.into(),
-            tree_sitter_rust::HIGHLIGHTS_QUERY,
-        )
-        .expect("tree-sitter-rust's highlight query compiles")
-    })
-}
+use errdex_syntax::highlight_query as query;
+use tree_sitter::{QueryCursor, StreamingIterator};
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -35,24 +24,18 @@ pub fn escape(s: &str) -> String {
 /// keywords, strings, comments, functions, types, macros and the like.
 pub fn lines(code: &str) -> Vec<String> {
     let mut class: Vec<Option<u32>> = vec![None; code.len()];
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_rust::LANGUAGE.into())
-        .is_ok()
-    {
-        if let Some(tree) = parser.parse(code, None) {
-            let q = query();
-            let mut cursor = QueryCursor::new();
-            let mut captures = cursor.captures(q, tree.root_node(), code.as_bytes());
-            while let Some((m, i)) = captures.next() {
-                let c = m.captures()[*i];
-                let (s, e) = (c.node.start_byte(), c.node.end_byte());
-                // The first capture of a range wins (the query lists the
-                // specific patterns first).
-                for slot in &mut class[s..e.min(code.len())] {
-                    if slot.is_none() {
-                        *slot = Some(c.index);
-                    }
+    if let Some(tree) = errdex_syntax::parse(&mut errdex_syntax::parser(), code) {
+        let q = query();
+        let mut cursor = QueryCursor::new();
+        let mut captures = cursor.captures(q, tree.root_node(), code.as_bytes());
+        while let Some((m, i)) = captures.next() {
+            let c = m.captures()[*i];
+            let (s, e) = (c.node.start_byte(), c.node.end_byte());
+            // The first capture of a range wins (the query lists the
+            // specific patterns first).
+            for slot in &mut class[s..e.min(code.len())] {
+                if slot.is_none() {
+                    *slot = Some(c.index);
                 }
             }
         }

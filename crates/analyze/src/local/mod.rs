@@ -7,6 +7,7 @@
 
 pub mod bpe;
 
+use crate::ModelError;
 use candle_core::quantized::{gguf_file, GgmlDType, QTensor};
 use candle_core::{Device, Tensor};
 use candle_transformers::models::quantized_llama::ModelWeights;
@@ -81,8 +82,11 @@ impl Local {
         &self.path
     }
 
-    fn load(&self) -> Result<Loaded, String> {
-        let bad = |e: &dyn std::fmt::Display| format!("{}: {e}", self.path.display());
+    fn load(&self) -> Result<Loaded, ModelError> {
+        let bad = |e: &dyn std::fmt::Display| ModelError::Load {
+            path: self.path.clone(),
+            reason: e.to_string(),
+        };
         let dev = Device::Cpu;
         let mut f = std::fs::File::open(&self.path).map_err(|e| bad(&e))?;
         let content = gguf_file::Content::read(&mut f).map_err(|e| bad(&e))?;
@@ -135,7 +139,7 @@ impl Local {
 
     /// Runs the chat (system, user) and returns the reply, at most
     /// `max_tokens` long.
-    pub fn chat(&self, system: &str, user: &str, max_tokens: usize) -> Result<String, String> {
+    pub fn chat(&self, system: &str, user: &str, max_tokens: usize) -> Result<String, ModelError> {
         let mut slot = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
         if slot.is_none() {
             *slot = Some(self.load()?);
@@ -146,36 +150,29 @@ impl Local {
         );
         let ids = m.bpe.encode(&prompt);
         if m.bpe.decode(&ids) != prompt {
-            return Err("the model's tokenizer does not round-trip the prompt".into());
+            return Err(ModelError::RoundTrip);
         }
         if ids.len() + max_tokens > m.context {
-            return Err(format!(
-                "the prompt ({} tokens) does not fit the model's context of {}",
-                ids.len(),
-                m.context
-            ));
+            return Err(ModelError::TooLong {
+                tokens: ids.len(),
+                context: m.context,
+            });
         }
-        let err = |e: candle_core::Error| e.to_string();
         let dev = Device::Cpu;
-        let input = Tensor::new(ids.as_slice(), &dev)
-            .and_then(|t| t.unsqueeze(0))
-            .map_err(err)?;
-        let mut logits = m.model.forward(&input, 0).map_err(err)?;
+        let input = Tensor::new(ids.as_slice(), &dev).and_then(|t| t.unsqueeze(0))?;
+        let mut logits = m.model.forward(&input, 0)?;
         let mut out = Vec::new();
         for pos in ids.len()..ids.len() + max_tokens {
             let next = logits
                 .squeeze(0)
                 .and_then(|l| l.argmax(0))
-                .and_then(|t| t.to_scalar::<u32>())
-                .map_err(err)?;
+                .and_then(|t| t.to_scalar::<u32>())?;
             if next == m.end {
                 break;
             }
             out.push(next);
-            let input = Tensor::new(&[next], &dev)
-                .and_then(|t| t.unsqueeze(0))
-                .map_err(err)?;
-            logits = m.model.forward(&input, pos).map_err(err)?;
+            let input = Tensor::new(&[next], &dev).and_then(|t| t.unsqueeze(0))?;
+            logits = m.model.forward(&input, pos)?;
         }
         Ok(m.bpe.decode(&out))
     }
@@ -187,13 +184,12 @@ fn requantize(
     f: &mut std::fs::File,
     to: &Path,
     dev: &Device,
-) -> Result<(), String> {
-    let err = |e: candle_core::Error| e.to_string();
+) -> candle_core::Result<()> {
     let mut tensors = Vec::new();
     for name in content.tensor_infos.keys() {
-        let qt = content.tensor(f, name, dev).map_err(err)?;
+        let qt = content.tensor(f, name, dev)?;
         let qt = if qt.dtype() == GgmlDType::Q4_1 {
-            QTensor::quantize(&qt.dequantize(dev).map_err(err)?, GgmlDType::Q8_0).map_err(err)?
+            QTensor::quantize(&qt.dequantize(dev)?, GgmlDType::Q8_0)?
         } else {
             qt
         };
@@ -207,7 +203,8 @@ fn requantize(
     let ts: Vec<(&str, &QTensor)> = tensors.iter().map(|(k, v)| (k.as_str(), v)).collect();
     // Written aside, then renamed: a killed run leaves no half file.
     let tmp = to.with_extension("partial");
-    let mut out = std::fs::File::create(&tmp).map_err(|e| e.to_string())?;
-    gguf_file::write(&mut out, &meta, &ts).map_err(err)?;
-    std::fs::rename(&tmp, to).map_err(|e| e.to_string())
+    let mut out = std::fs::File::create(&tmp)?;
+    gguf_file::write(&mut out, &meta, &ts)?;
+    std::fs::rename(&tmp, to)?;
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! Outer attributes and doc comments that precede an item.
 
 use crate::literal;
+use errdex_syntax::named_child;
 use tree_sitter::Node;
 
 /// What the attributes and doc comments before an item say.
@@ -45,7 +46,7 @@ impl<'t> Attrs<'t> {
                 }
                 if let Some(doc) = named_child(node, "doc_comment") {
                     if self.doc.is_empty() {
-                        self.doc_line = node.start_position().row as u32 + 1;
+                        self.doc_line = errdex_syntax::line(node);
                     }
                     let text = doc.utf8_text(src).unwrap_or("");
                     let text = text.strip_suffix('\n').unwrap_or(text);
@@ -124,13 +125,6 @@ impl<'t> Attrs<'t> {
 pub fn has_word(s: &str, word: &str) -> bool {
     s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .any(|w| w == word)
-}
-
-/// The first named child of `kind`.
-pub fn named_child<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
-    let mut c = node.walk();
-    let found = node.named_children(&mut c).find(|n| n.kind() == kind);
-    found
 }
 
 /// Splits a doc comment into its first paragraph and its `# Panics` and

@@ -16,13 +16,11 @@ mod tokens;
 use crate::{literal, Extractor, FileExtraction, SourceFile};
 use attrs::Attrs;
 use errdex_model::{Evidence, EvidenceKind, Literal, Template};
+use errdex_syntax::MAX_SYNTAX_DEPTH;
 use scope::{Frame, Lines};
 use std::collections::HashSet;
 use tree_sitter::{Node, Parser, Range};
 
-/// Deepest nesting of syntax nodes walked; deeper code is skipped (hostile
-/// input must not overflow the stack).
-const MAX_DEPTH: u32 = 600;
 /// Deepest nesting of token trees re-parsed as code.
 const MAX_REPARSE: u32 = 6;
 
@@ -49,52 +47,25 @@ impl Extractor for RustExtractor {
 
     fn extract(&self, file: &SourceFile) -> FileExtraction {
         thread_local! {
-            static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(new_parser());
+            static PARSER: std::cell::RefCell<Parser> = std::cell::RefCell::new(errdex_syntax::parser());
         }
         PARSER.with_borrow_mut(|parser| {
             let _ = parser.set_included_ranges(&[]);
             let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
                 return FileExtraction::default();
             };
-            if crate::deeper_than(tree.root_node(), crate::MAX_SYNTAX_DEPTH) {
+            if errdex_syntax::deeper_than(tree.root_node(), MAX_SYNTAX_DEPTH) {
                 return FileExtraction {
                     too_deep: true,
                     ..FileExtraction::default()
                 };
             }
             let mut w = Walker::new(file, parser);
-            w.out.syntax_errors = count_errors(tree.root_node());
+            w.out.syntax_errors = errdex_syntax::count_errors(tree.root_node());
             w.visit(tree.root_node());
             w.finish()
         })
     }
-}
-
-/// A parser for Rust (one per thread is kept and reused).
-fn new_parser() -> Parser {
-    let mut p = Parser::new();
-    p.set_language(&tree_sitter_rust::LANGUAGE.into())
-        .expect("tree-sitter-rust is compatible with the linked tree-sitter");
-    p
-}
-
-fn count_errors(root: Node) -> usize {
-    if !root.has_error() {
-        return 0;
-    }
-    let mut n = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            n += 1;
-            continue;
-        }
-        if node.has_error() {
-            let mut c = node.walk();
-            stack.extend(node.children(&mut c));
-        }
-    }
-    n
 }
 
 /// Names whose presence among a token tree's tokens makes it worth
@@ -231,7 +202,7 @@ pub(crate) struct Walker<'a> {
 impl<'a> Walker<'a> {
     fn new(file: &'a SourceFile, parser: &'a mut Parser) -> Self {
         let module_path = scope::module_path(&file.path);
-        let file_test = scope::is_test_path(&file.path);
+        let file_test = errdex_syntax::is_test_path(&file.path);
         Walker {
             src: file.text.as_bytes(),
             path: &file.path,
@@ -290,7 +261,7 @@ impl<'a> Walker<'a> {
     }
 
     fn visit(&mut self, node: Node) {
-        if self.depth >= MAX_DEPTH {
+        if self.depth as usize >= MAX_SYNTAX_DEPTH {
             return;
         }
         self.depth += 1;
@@ -406,7 +377,7 @@ impl<'a> Walker<'a> {
                 frame.test = test;
                 frame.track_caller = attrs.track_caller;
                 frame.is_fn = true;
-                frame.start_line = node.start_position().row as u32 + 1;
+                frame.start_line = errdex_syntax::line(node);
                 frame.end_line = node.end_position().row as u32 + 1;
                 frame.end_byte = node.end_byte();
                 if let Some(display) = self.frames.last().and_then(|f| f.display_impl.clone()) {
@@ -437,7 +408,7 @@ impl<'a> Walker<'a> {
                         self.out.should_panic.push(Evidence {
                             kind: EvidenceKind::ShouldPanic,
                             path: self.path.to_string(),
-                            line: node.start_position().row as u32 + 1,
+                            line: errdex_syntax::line(node),
                             item_path: item,
                             text,
                         });
@@ -592,7 +563,7 @@ impl<'a> Walker<'a> {
         if text.chars().count() < 8 {
             return;
         }
-        let line = node.start_position().row as u32 + 1;
+        let line = errdex_syntax::line(node);
         self.out.literals.push(Literal {
             path: self.path.to_string(),
             line,

@@ -152,17 +152,6 @@ pub fn crate_prefix(path: &str) -> Option<String> {
     Some(name.replace('-', "_"))
 }
 
-/// Test code by path: a `tests/` or `benches/` component, or `tests.rs`.
-pub fn is_test_path(path: &str) -> bool {
-    let parts: Vec<&str> = path.split('/').collect();
-    parts[..parts.len().saturating_sub(1)]
-        .iter()
-        .any(|p| matches!(*p, "tests" | "benches"))
-        || parts
-            .last()
-            .is_some_and(|f| *f == "tests.rs" || *f == "test.rs")
-}
-
 /// A type's name with generic arguments and references stripped.
 pub fn type_name(node: Node, src: &[u8]) -> String {
     let text = node.utf8_text(src).unwrap_or("");
@@ -327,7 +316,6 @@ mod tests {
         assert_eq!(module_path("src/a/mod.rs"), vec!["a"]);
         assert_eq!(module_path("crates/x/src/y.rs"), vec!["y"]);
         assert_eq!(module_path("tests/it.rs"), vec!["it"]);
-        assert!(is_test_path("tests/it.rs"));
         assert_eq!(module_root("crates/x/src/a/b.rs"), "crates/x/src");
         assert_eq!(module_root("tests/meta/mod.rs"), "tests");
         assert_eq!(module_root("build.rs"), "");
@@ -337,8 +325,6 @@ mod tests {
             Some("x_y")
         );
         assert_eq!(crate_prefix("src/lib.rs"), None);
-        assert!(is_test_path("src/a/tests.rs"));
-        assert!(!is_test_path("src/tests_helper.rs"));
     }
 
     #[test]

@@ -259,8 +259,7 @@ mod tests {
     use super::*;
 
     fn assert_text(src: &str) -> String {
-        let mut p = tree_sitter::Parser::new();
-        p.set_language(&tree_sitter_rust::LANGUAGE.into()).unwrap();
+        let mut p = errdex_syntax::parser();
         let code = format!("fn f() {{ assert!({src}); }}");
         let tree = p.parse(&code, None).unwrap();
         let mut found = None;

@@ -1,0 +1,423 @@
+//! Who calls the enclosing fn (with how each call was resolved), the
+//! wrappers that pass a caller's value through, and the public fns a user
+//! reaches the site from.
+
+use super::*;
+
+/// The line of a `.zip(` in `caller` before `call_line`, when `cond` (the
+/// guard of the call) compares a count: `a < b`, `a != b`, `a == b`, `a > b`
+/// (not a boolean test or a pattern).
+fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<u32> {
+    let compares = [" < ", " > ", " != ", " == ", " <= ", " >= "]
+        .iter()
+        .any(|op| cond.contains(op));
+    if !compares {
+        return None;
+    }
+    (caller.lines.0..)
+        .zip(caller.text.lines())
+        .take_while(|(line, _)| *line < call_line)
+        .find(|(_, text)| text.split("//").next().unwrap_or("").contains(".zip("))
+        .map(|(line, _)| line)
+}
+
+impl Analyzer {
+    pub(super) fn caller_facts(&self, b: &mut Builder, target: usize) {
+        let t = &self.symbols.fns[target];
+        if t.is_test {
+            return;
+        }
+        let callers = self.callers_of(target);
+        let mut listed = 0;
+        for (ci, r) in callers
+            .iter()
+            .filter(|(_, r)| *r != Resolution::NameAmbiguous)
+        {
+            if listed == MAX_CALLERS {
+                break;
+            }
+            let c = &self.symbols.calls[*ci];
+            let Some(caller) = c.caller.map(|i| &self.symbols.fns[i]) else {
+                continue;
+            };
+            if caller.is_test {
+                continue;
+            }
+            let bound = match &c.callee {
+                Callee::Path { qualifier: Some(q) } => caller
+                    .bounds
+                    .iter()
+                    .filter(|(p, _)| p == q)
+                    .map(|(p, tr)| format!("{p}: {tr}"))
+                    .next()
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            let how = match r {
+                Resolution::Exact if matches!(c.callee, Callee::Method { .. }) => {
+                    "resolved through the type of `self`".to_string()
+                }
+                Resolution::Exact => "resolved by its path".to_string(),
+                Resolution::Bound => format!("resolved through the generic bound `{bound}`"),
+                Resolution::BoundExternal => format!(
+                    "resolved through the generic bound `{bound}`, a trait of another crate that brings the method"
+                ),
+                Resolution::Trait => format!(
+                    "a call of the trait method `{}`; the impl that runs depends on the receiver's type",
+                    t.name
+                ),
+                Resolution::NameUnique => {
+                    format!("resolved by name only: the only fn named `{}`", t.name)
+                }
+                Resolution::NameAmbiguous => continue,
+            };
+            let key = format!("caller:{}:{}", c.path, c.line);
+            if b.seen(&key) {
+                continue;
+            }
+            let called = match &c.callee {
+                Callee::Path { qualifier: Some(q) } => format!("{q}::{}", c.name),
+                Callee::Path { qualifier: None } => c.name.clone(),
+                Callee::Method { .. } => match &c.receiver {
+                    Some(r) if r.len() <= 40 => format!("{r}.{}", c.name),
+                    _ => format!(".{}", c.name),
+                },
+            };
+            b.push(
+                FactKind::Caller,
+                format!(
+                    "`{}` {} `{called}` ({how}).",
+                    caller.qualified(),
+                    if c.by_reference { "passes" } else { "calls" },
+                ),
+                Some((c.path.clone(), c.line)),
+                None,
+            );
+            listed += 1;
+            // The guard at the call is the trigger of a helper.
+            if let Some(pf) = self.files.get(&c.path) {
+                let guards = pf
+                    .tree_at(c.line, c.column)
+                    .map(|tr| syntax::guards_at(tr, &pf.file.text, c.line, c.column))
+                    .unwrap_or_default();
+                for g in guards.iter().take(3) {
+                    let when = guard_text(g);
+                    b.push(
+                        FactKind::Guard,
+                        format!(
+                            "Where `{}` calls it ({}:{}), {}",
+                            caller.qualified(),
+                            c.path,
+                            c.line,
+                            crate::sections::lower_first(&when)
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+                // `match self` on a variant: the type's own accessor that
+                // maps the same variant to a value names it in user terms.
+                if let Some(Guard::Arm { pattern, value, .. }) = guards.first() {
+                    if value == "self" {
+                        if let Some((ty, accessor, tag)) = self.variant_meaning(caller, pattern) {
+                            b.push(
+                                FactKind::Guard,
+                                format!(
+                                    "Where `{}` calls it ({}:{}), the arm `{pattern}` is the `{ty}` whose `{accessor}()` is `{tag}`: it runs for `{tag}` values.",
+                                    caller.qualified(),
+                                    c.path,
+                                    c.line
+                                ),
+                                Some((c.path.clone(), c.line)),
+                                None,
+                            );
+                        }
+                    }
+                }
+                // A count checked after a `zip`: the zip itself never sees
+                // the surplus of the longer side.
+                if let Some(Guard::If(cond)) = guards.first() {
+                    if let Some(zip_line) = zip_before_count_check(caller, cond, c.line) {
+                        b.push(
+                            FactKind::Mechanism,
+                            format!(
+                                "`{}` pairs the items with `.zip(..)` ({}:{zip_line}) before the check `{cond}`: `zip` stops at the shorter side, so extra items on the longer side are silently ignored, never reported; the check only sees too few.",
+                                caller.qualified(),
+                                c.path,
+                            ),
+                            Some((c.path.clone(), zip_line)),
+                            None,
+                        );
+                    }
+                }
+                if syntax::in_const_at(
+                    pf.tree_at(c.line, c.column).unwrap_or(&pf.trees[0]),
+                    c.line,
+                    c.column,
+                ) {
+                    b.push(
+                        FactKind::Mechanism,
+                        format!(
+                            "`{}` calls it inside a `const {{ .. }}` block: it is evaluated at compile time, so a failure is a build error (when the generic item is instantiated, not at `cargo check`), never a runtime panic.",
+                            caller.qualified()
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+            }
+            self.wrapper_fact(b, t, caller, c);
+        }
+        let ambiguous = callers
+            .iter()
+            .filter(|(_, r)| *r == Resolution::NameAmbiguous)
+            .count();
+        let implicit = matches!(&t.owner, Owner::Impl { ty, of_trait: Some(tr) } if implicit_call(tr, &t.name, ty).is_some());
+        if ambiguous > 0 && !implicit {
+            b.push(
+                FactKind::Caller,
+                format!(
+                    "{ambiguous} more call(s) of a method named `{}` may reach it; syntax alone cannot tell which of the {} fns of that name they call.",
+                    t.name,
+                    self.namesakes(&t.name).len()
+                ),
+                None,
+                None,
+            );
+        }
+        self.entry_facts(b, target);
+    }
+
+    /// A wrapper impl whose method calls the same method on its inner type
+    /// (`impl<B: Backend> Ops for Autodiff<B>` calling `B::op`) reaches
+    /// itself only when the inner type is the wrapper again.
+    pub(super) fn wrapper_fact(&self, b: &mut Builder, t: &FnDef, caller: &FnDef, c: &Call) {
+        let Callee::Path { qualifier: Some(q) } = &c.callee else {
+            return;
+        };
+        let Some(self_ty) = &t.impl_self else {
+            return;
+        };
+        let wrapper = last_segment_of(self_ty);
+        // The wrapper's own generic parameters and their bounds.
+        let args: Vec<&str> = self_ty
+            .split(['<', '>', ',', ' '])
+            .map(str::trim)
+            .filter(|w| !w.is_empty())
+            .collect();
+        let inner: Vec<&String> = t
+            .impl_params
+            .iter()
+            .filter(|p| args.contains(&p.as_str()))
+            .collect();
+        let inner_bounds: HashSet<&str> = t
+            .bounds
+            .iter()
+            .filter(|(p, _)| inner.contains(&p))
+            .map(|(_, tr)| tr.as_str())
+            .collect();
+        let caller_bounds: Vec<&str> = caller
+            .bounds
+            .iter()
+            .filter(|(p, _)| p == q)
+            .map(|(_, tr)| tr.as_str())
+            .collect();
+        let same_impl = caller.impl_self.as_ref() == Some(self_ty)
+            && caller.impl_params.iter().any(|p| p == q)
+            && args.contains(&q.as_str());
+        let same_bound = caller_bounds.iter().any(|tr| inner_bounds.contains(tr));
+        if !(same_impl || same_bound) || wrapper == *q {
+            return;
+        }
+        if b.seen(&format!("wrapper:{}", t.qualified())) {
+            return;
+        }
+        let bound = caller_bounds
+            .first()
+            .map(|tr| format!("`{q}: {tr}`"))
+            .unwrap_or_else(|| format!("`{q}`"));
+        // The fn the calling impl is written in (a backward step defined
+        // inside the op it belongs to).
+        let outer = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|o| {
+                o.path == caller.path
+                    && o.lines.0 < caller.lines.0
+                    && caller.lines.1 <= o.lines.1
+                    && o.impl_self.as_ref() == Some(self_ty)
+            })
+            .max_by_key(|o| o.lines.0)
+            .map(|o| o.qualified());
+        let through = outer
+            .map(|o| format!(", that is higher-order use through `{o}`"))
+            .unwrap_or_default();
+        b.push(
+            FactKind::Caller,
+            format!(
+                "`{}` calls `{q}::{}` on the inner type {bound}, not on `{self_ty}` itself: that call reaches this impl only when the inner `{q}` is itself `{wrapper}<..>` (nested `{wrapper}<{wrapper}<..>>`{through}); for any other `{q}` it runs that type's own `{}`. Apart from that, only a direct call of `{}` on `{wrapper}<..>` reaches it.",
+                caller.qualified(),
+                t.name,
+                t.name,
+                t.name
+            ),
+            Some((c.path.clone(), c.line)),
+            None,
+        );
+    }
+
+    /// Public fns and trait impls a user reaches it through, following
+    /// resolved calls back a few steps.
+    pub(super) fn entry_facts(&self, b: &mut Builder, target: usize) {
+        let t = &self.symbols.fns[target];
+        let mut entries = 0;
+        for tg in self.targets(target) {
+            if let (Some(tr), Some(ty)) = (&tg.of_trait, &tg.ty) {
+                if let Some(call) = implicit_call(tr, &tg.name, ty) {
+                    if entries < MAX_ENTRIES && !b.seen(&format!("implicit:{tr}:{ty}:{}", tg.name))
+                    {
+                        let at = tg
+                            .generated_at
+                            .clone()
+                            .unwrap_or((t.path.clone(), t.lines.0));
+                        b.push(
+                            FactKind::PublicEntry,
+                            format!("`{tr}::{}` for `{ty}` is reached by {call}.", tg.name),
+                            Some(at),
+                            None,
+                        );
+                        entries += 1;
+                    }
+                }
+            }
+        }
+        if t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. }) {
+            return;
+        }
+        let mut seen: HashSet<usize> = HashSet::from([target]);
+        let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
+        while let Some((f, hops, chain)) = queue.pop_front() {
+            if hops == MAX_HOPS || entries == MAX_ENTRIES {
+                continue;
+            }
+            let default_method = matches!(self.symbols.fns[f].owner, Owner::TraitDefault(_));
+            for (ci, r) in self.callers_of(f) {
+                if r == Resolution::NameAmbiguous
+                    || (r == Resolution::Trait && !(hops == 0 && default_method))
+                {
+                    continue;
+                }
+                let Some(caller) = self.symbols.calls[ci].caller else {
+                    continue;
+                };
+                if !seen.insert(caller) {
+                    continue;
+                }
+                let cf = &self.symbols.fns[caller];
+                if cf.is_test {
+                    continue;
+                }
+                let mut chain = chain.clone();
+                chain.push(cf.qualified());
+                let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
+                let implicit = match &cf.owner {
+                    Owner::Impl {
+                        ty,
+                        of_trait: Some(tr),
+                    } => implicit_call(tr, &cf.name, ty),
+                    _ => None,
+                };
+                let public = cf.is_pub
+                    && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                if entries < MAX_ENTRIES && (public || implicit.is_some()) {
+                    let text = match &implicit {
+                        Some(call) => format!(
+                            "`{}` reaches it ({}), and a user reaches that by {call}.",
+                            cf.qualified(),
+                            path.join(" → ")
+                        ),
+                        None => format!(
+                            "The public fn `{}` reaches it: {}.",
+                            cf.qualified(),
+                            path.join(" → ")
+                        ),
+                    };
+                    b.push(
+                        FactKind::PublicEntry,
+                        text,
+                        Some((cf.path.clone(), cf.lines.0)),
+                        None,
+                    );
+                    entries += 1;
+                }
+                queue.push_back((caller, hops + 1, chain));
+            }
+        }
+        if entries == 0 {
+            self.type_use_entries(b, target);
+        }
+    }
+
+    /// For a method no call reaches (a trait impl driven by another crate,
+    /// such as a serde `Serializer`), the public fns that use its type.
+    pub(super) fn type_use_entries(&self, b: &mut Builder, target: usize) {
+        let t = &self.symbols.fns[target];
+        let Owner::Impl { ty, .. } = &t.owner else {
+            return;
+        };
+        let mut types = VecDeque::from([(ty.clone(), 0usize, vec![ty.clone()])]);
+        let mut seen_types = HashSet::from([ty.clone()]);
+        let mut found = 0;
+        while let Some((ty, depth, chain)) = types.pop_front() {
+            if depth == 5 || found == MAX_ENTRIES {
+                break;
+            }
+            for f in &self.symbols.fns {
+                if f.is_test || found == MAX_ENTRIES {
+                    continue;
+                }
+                let own = matches!(&f.owner, Owner::Impl { ty: t2, .. } if *t2 == ty);
+                if own || !mentions(&f.text, &ty) || !gates_compatible(&t.gates, &f.gates) {
+                    continue;
+                }
+                let public = f.is_pub
+                    && matches!(f.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                if public {
+                    if b.seen(&format!("typeuse:{}", f.qualified())) {
+                        continue;
+                    }
+                    let via: Vec<String> = chain.iter().map(|c| format!("`{c}`")).collect();
+                    b.push(
+                        FactKind::PublicEntry,
+                        format!(
+                            "`{}` (public) uses `{ty}`{}: the method runs when that fn drives it.",
+                            f.qualified(),
+                            if chain.len() > 1 {
+                                format!(" (through {})", via.join(" ← "))
+                            } else {
+                                String::new()
+                            }
+                        ),
+                        Some((f.path.clone(), f.lines.0)),
+                        None,
+                    );
+                    found += 1;
+                    if let Owner::Impl { ty: next, .. } = &f.owner {
+                        if seen_types.insert(next.clone()) {
+                            let mut c = chain.clone();
+                            c.push(next.clone());
+                            types.push_back((next.clone(), depth + 1, c));
+                        }
+                    }
+                } else if let Owner::Impl { ty: next, .. } = &f.owner {
+                    if seen_types.insert(next.clone()) {
+                        let mut c = chain.clone();
+                        c.push(next.clone());
+                        types.push_back((next.clone(), depth + 1, c));
+                    }
+                }
+            }
+        }
+    }
+}

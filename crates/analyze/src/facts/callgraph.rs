@@ -1,0 +1,420 @@
+//! The call graph: which fns a call may name (`macro_rules!`
+//! expansions, trait closures, namesakes), how each call was resolved, and
+//! the fns reached within a few calls.
+
+use super::*;
+
+/// How a call was tied to the fn it calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Resolution {
+    /// `Type::f`, `Self::f` in the same impl, `self.f()` in the same impl.
+    Exact,
+    /// `P::f` where the caller bounds `P` by the fn's trait.
+    Bound,
+    /// `P::f` where `P` is bounded by a trait of another crate (which may
+    /// bring `f` through its supertraits).
+    BoundExternal,
+    /// A method call whose receiver type syntax cannot tell, and every fn of
+    /// that name implements one trait's method.
+    Trait,
+    /// A method call whose receiver type syntax cannot tell; the only fn
+    /// of that name.
+    NameUnique,
+    /// By name, among several fns of that name.
+    NameAmbiguous,
+}
+
+pub(super) fn by_name(namesakes: usize) -> Resolution {
+    if namesakes <= 1 {
+        Resolution::NameUnique
+    } else {
+        Resolution::NameAmbiguous
+    }
+}
+
+/// A fn a call may name: a fn of the snapshot, or one a `macro_rules!`
+/// invocation generates from it.
+#[derive(Debug, Clone)]
+pub(super) struct Target {
+    #[allow(dead_code)]
+    pub(super) fi: usize,
+    pub(super) name: String,
+    pub(super) ty: Option<String>,
+    pub(super) of_trait: Option<String>,
+    pub(super) default_of: Option<String>,
+    /// The invocation that generates it.
+    pub(super) generated_at: Option<(String, u32)>,
+}
+
+/// A macro invocation and its metavariables' values.
+pub(super) struct Expansion<'a> {
+    pub(super) call: &'a syntax::MacroCall,
+    pub(super) bindings: Vec<(String, String)>,
+}
+
+/// The last path segment of a type, without generics or references.
+pub(super) fn last_segment_of(ty: &str) -> String {
+    let t = ty.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
+    let t = t.split('<').next().unwrap_or(t);
+    t.rsplit("::").next().unwrap_or(t).trim().to_string()
+}
+
+/// `$name` replaced by its value.
+pub(super) fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
+    let mut out = s.to_string();
+    // Longest names first (`$a` must not eat `$ab`).
+    let mut b: Vec<&(String, String)> = bindings.iter().collect();
+    b.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+    for (n, v) in b {
+        out = out.replace(&format!("${n}"), v);
+    }
+    out
+}
+
+/// One piece of a macro matcher.
+#[derive(Debug, PartialEq)]
+pub(super) enum MatchPiece {
+    Var(String),
+    Lit(String),
+}
+
+/// Binds a `macro_rules!` matcher without repetitions to an invocation's
+/// arguments: each `$name:frag` takes the text up to the next literal token
+/// at the top level. `None` when the matcher has repetitions or the
+/// literals do not match.
+pub(super) fn bind(matcher: &str, args: &str) -> Option<Vec<(String, String)>> {
+    if matcher.contains("$(") {
+        return None;
+    }
+    let mut pieces = Vec::new();
+    let mut rest = matcher.trim();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('$') {
+            let name_end = r
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(r.len());
+            let name = &r[..name_end];
+            let r = r[name_end..].trim_start();
+            let r = match r.strip_prefix(':') {
+                Some(r) => {
+                    let r = r.trim_start();
+                    let e = r
+                        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .unwrap_or(r.len());
+                    &r[e..]
+                }
+                None => r,
+            };
+            pieces.push(MatchPiece::Var(name.to_string()));
+            rest = r.trim_start();
+        } else {
+            let end = rest
+                .find(|c: char| c.is_whitespace() || c == '$')
+                .unwrap_or(rest.len())
+                .max(1);
+            let end = (1..=end).rev().find(|&e| rest.is_char_boundary(e))?;
+            pieces.push(MatchPiece::Lit(rest[..end].to_string()));
+            rest = rest[end..].trim_start();
+        }
+    }
+    let mut out = Vec::new();
+    let mut a = args.trim();
+    for (i, p) in pieces.iter().enumerate() {
+        match p {
+            MatchPiece::Lit(l) => {
+                a = a.strip_prefix(l.as_str())?.trim_start();
+            }
+            MatchPiece::Var(name) => {
+                let end = match pieces.get(i + 1) {
+                    Some(MatchPiece::Lit(l)) => top_level_find(a, l)?,
+                    Some(MatchPiece::Var(_)) => a.find(char::is_whitespace).unwrap_or(a.len()),
+                    None => a.len(),
+                };
+                let v = a[..end].trim();
+                if v.is_empty() {
+                    return None;
+                }
+                out.push((name.clone(), v.to_string()));
+                a = a[end..].trim_start();
+            }
+        }
+    }
+    a.is_empty().then_some(out)
+}
+
+/// The first occurrence of `needle` outside brackets and strings.
+pub(super) fn top_level_find(s: &str, needle: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut in_str = false;
+    let mut prev = '\0';
+    for (i, c) in s.char_indices() {
+        if !in_str && depth == 0 && s[i..].starts_with(needle) {
+            return Some(i);
+        }
+        match c {
+            '"' if prev != '\\' => in_str = !in_str,
+            '(' | '[' | '{' if !in_str => depth += 1,
+            ')' | ']' | '}' if !in_str => depth -= 1,
+            _ => {}
+        }
+        prev = c;
+    }
+    None
+}
+
+/// False when one fn is compiled only where the other is not (`x` against
+/// `not(x)`).
+pub(super) fn gates_compatible(a: &[String], b: &[String]) -> bool {
+    !a.iter().any(|g| {
+        b.iter()
+            .any(|h| *h == format!("not({g})") || *g == format!("not({h})"))
+    })
+}
+
+impl Analyzer {
+    /// The fns a call may name for fn `fi`: itself, or — for a fn written
+    /// in a `macro_rules!` body with metavariables in its name or impl —
+    /// the fn each invocation generates.
+    pub(super) fn targets(&self, fi: usize) -> Vec<Target> {
+        let f = &self.symbols.fns[fi];
+        let (ty, of_trait, default_of) = match &f.owner {
+            Owner::Impl { ty, of_trait } => (Some(ty.clone()), of_trait.clone(), None),
+            Owner::TraitDefault(t) => (None, None, Some(t.clone())),
+            Owner::Module => (None, None, None),
+        };
+        let own = Target {
+            fi,
+            name: f.name.clone(),
+            ty,
+            of_trait,
+            default_of,
+            generated_at: None,
+        };
+        let Some(m) = &f.in_macro else {
+            return vec![own];
+        };
+        let templated = own.name.contains('$')
+            || own.ty.as_deref().is_some_and(|t| t.contains('$'))
+            || own.of_trait.as_deref().is_some_and(|t| t.contains('$'));
+        let mut out = Vec::new();
+        for inv in self.expansions(m, f.lines.0) {
+            let sub = |s: &str| expand_text(s, &inv.bindings);
+            out.push(Target {
+                fi,
+                name: last(&sub(&own.name)),
+                ty: own.ty.as_deref().map(|t| last_segment_of(&sub(t))),
+                of_trait: own.of_trait.as_deref().map(|t| last_segment_of(&sub(t))),
+                default_of: own.default_of.clone(),
+                generated_at: Some((inv.call.path.clone(), inv.call.line)),
+            });
+        }
+        if out.is_empty() || !templated {
+            out.truncate(usize::from(templated) * out.len());
+            out.insert(0, own);
+        }
+        out
+    }
+
+    /// The invocations of `macro_rules! name` whose matched rule's body holds
+    /// `line`, with their metavariable bindings.
+    pub(super) fn expansions(&self, name: &str, line: u32) -> Vec<Expansion<'_>> {
+        let Some(def) = self.symbols.macros.iter().find(|m| {
+            m.name == name
+                && m.rules.iter().any(|(_, body, start)| {
+                    *start <= line && line <= *start + body.lines().count() as u32
+                })
+        }) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for call in self.symbols.macro_calls.iter().filter(|c| c.name == name) {
+            // The first rule that matches, as the compiler takes it.
+            for (matcher, body, start) in &def.rules {
+                if let Some(bindings) = bind(matcher, &call.args) {
+                    if *start <= line && line <= *start + body.lines().count() as u32 {
+                        out.push(Expansion { call, bindings });
+                    }
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// The traits a trait implies (itself and its supertraits, transitively,
+    /// as far as the snapshot defines them).
+    pub(super) fn trait_closure(&self, name: &str) -> HashSet<String> {
+        let mut seen = HashSet::from([name.to_string()]);
+        let mut stack = vec![name.to_string()];
+        while let Some(t) = stack.pop() {
+            for d in self.symbols.traits.iter().filter(|d| d.name == t) {
+                for s in &d.supertraits {
+                    if seen.insert(s.clone()) {
+                        stack.push(s.clone());
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    pub(super) fn is_local_trait(&self, name: &str) -> bool {
+        self.symbols.traits.iter().any(|t| t.name == name)
+    }
+
+    /// Distinct fns of a name (a fn written twice under exclusive `cfg`s in
+    /// one file counts once).
+    pub(super) fn namesakes(&self, name: &str) -> Vec<usize> {
+        let mut seen = HashSet::new();
+        self.by_name
+            .get(name)
+            .map(|v| {
+                v.iter()
+                    .copied()
+                    .filter(|&i| {
+                        let f = &self.symbols.fns[i];
+                        !f.is_test && seen.insert((f.path.clone(), f.qualified()))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// How call `c` resolves to target `t`, if it can.
+    pub(super) fn resolve(&self, t: &Target, c: &Call) -> Option<Resolution> {
+        if c.name != t.name {
+            return None;
+        }
+        let caller = c.caller.map(|i| &self.symbols.fns[i]);
+        let caller_ty = caller.and_then(|f| match &f.owner {
+            Owner::Impl { ty, .. } => Some(ty.as_str()),
+            _ => None,
+        });
+        let caller_trait = caller.and_then(|f| match &f.owner {
+            Owner::Impl { of_trait, .. } => of_trait.as_deref(),
+            Owner::TraitDefault(t) => Some(t.as_str()),
+            Owner::Module => None,
+        });
+        let the_trait = t.of_trait.as_deref().or(t.default_of.as_deref());
+        match &c.callee {
+            Callee::Path { qualifier: Some(q) } => {
+                if t.ty.as_deref() == Some(q.as_str())
+                    || (q == "Self" && caller_ty.is_some() && caller_ty == t.ty.as_deref())
+                {
+                    return Some(Resolution::Exact);
+                }
+                let tr = the_trait?;
+                if q == tr || (q == "Self" && caller_trait == Some(tr)) {
+                    return Some(Resolution::Exact);
+                }
+                let f = caller?;
+                let bounds: Vec<&str> = f
+                    .bounds
+                    .iter()
+                    .filter(|(p, _)| p == q)
+                    .map(|(_, b)| b.as_str())
+                    .collect();
+                if bounds.iter().any(|b| self.trait_closure(b).contains(tr)) {
+                    return Some(Resolution::Bound);
+                }
+                if bounds.iter().any(|b| !self.is_local_trait(b)) && !self.is_local_trait(tr) {
+                    return Some(Resolution::BoundExternal);
+                }
+                None
+            }
+            Callee::Path { qualifier: None } => {
+                let module = t.ty.is_none() && t.default_of.is_none();
+                module.then(|| by_name(self.namesakes(&t.name).len()))
+            }
+            Callee::Method { on_self } => {
+                let on_self = *on_self;
+                if t.ty.is_none() && t.default_of.is_none() {
+                    return None;
+                }
+                if on_self && caller_ty.is_some() && caller_ty == t.ty.as_deref() {
+                    return Some(Resolution::Exact);
+                }
+                if on_self && t.default_of.is_some() && caller_trait == t.default_of.as_deref() {
+                    return Some(Resolution::Exact);
+                }
+                let names = self.namesakes(&t.name);
+                if names.len() <= 1 {
+                    return Some(Resolution::NameUnique);
+                }
+                // Every fn of that name belongs to one trait: a call of that
+                // trait's method.
+                let tr = the_trait?;
+                let same_trait = names.iter().all(|&i| match &self.symbols.fns[i].owner {
+                    Owner::Impl {
+                        of_trait: Some(x), ..
+                    } => x == tr,
+                    Owner::TraitDefault(x) => x == tr,
+                    _ => false,
+                });
+                Some(if same_trait {
+                    Resolution::Trait
+                } else {
+                    Resolution::NameAmbiguous
+                })
+            }
+        }
+    }
+
+    /// Calls of fn `fi` (or of what a macro generates from it), each with
+    /// how it was resolved.
+    pub(super) fn callers_of(&self, fi: usize) -> Vec<(usize, Resolution)> {
+        let targets = self.targets(fi);
+        // Only calls of a target's name can resolve to it; in call order.
+        let mut candidates: Vec<usize> = Vec::new();
+        let mut names: Vec<&str> = targets.iter().map(|t| t.name.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            candidates.extend(self.calls_by_name.get(name).into_iter().flatten());
+        }
+        candidates.sort_unstable();
+        let mut out = Vec::new();
+        for ci in candidates {
+            let c = &self.symbols.calls[ci];
+            let Some(caller) = c.caller else { continue };
+            if caller == fi {
+                continue;
+            }
+            if let Some(r) = targets.iter().find_map(|t| self.resolve(t, c)) {
+                out.push((ci, r));
+            }
+        }
+        out
+    }
+
+    /// The fns that call `start` (transitively, up to `hops` calls away),
+    /// nearest first, at most `max`: calls resolved by path, bound or a
+    /// unique name, not test code.
+    pub(super) fn reached_from(&self, start: &[usize], hops: usize, max: usize) -> Vec<usize> {
+        let mut seen: HashSet<usize> = start.iter().copied().collect();
+        let mut queue: VecDeque<(usize, usize)> = start.iter().map(|&i| (i, 0)).collect();
+        let mut out = Vec::new();
+        while let Some((f, depth)) = queue.pop_front() {
+            if depth == hops {
+                continue;
+            }
+            for (ci, r) in self.callers_of(f) {
+                if matches!(r, Resolution::NameAmbiguous | Resolution::Trait) {
+                    continue;
+                }
+                let Some(caller) = self.symbols.calls[ci].caller else {
+                    continue;
+                };
+                if self.symbols.fns[caller].is_test || !seen.insert(caller) {
+                    continue;
+                }
+                out.push(caller);
+                if out.len() == max {
+                    return out;
+                }
+                queue.push_back((caller, depth + 1));
+            }
+        }
+        out
+    }
+}

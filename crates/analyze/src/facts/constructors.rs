@@ -1,0 +1,411 @@
+//! Where the error variant is constructed, and what the docs and setters
+//! of the fields involved say.
+
+use super::*;
+
+/// The error type an error belongs to (`PackError` for a variant or a
+/// `Display` arm of it).
+pub(super) fn error_type_of(error: &ErrorDetail) -> Option<String> {
+    match error.kind {
+        Kind::ErrorAttr => error.item_path.rsplit_once("::").map(|(t, _)| last(t)),
+        Kind::Display | Kind::DebugImpl => {
+            let (_, inner) = error.item_path.split_once('<')?;
+            Some(last(inner.split(" as ").next()?))
+        }
+        _ => None,
+    }
+}
+
+/// A template's shape: its literal words with holes as `{}` and words that
+/// name things (with `_`, `::` or digits) as `*`; `None` when too short to
+/// say anything.
+pub(super) fn shape_of(template: &str) -> Option<String> {
+    let words: Vec<String> = template
+        .split_whitespace()
+        .map(|w| {
+            if w.contains('{') {
+                "{}".to_string()
+            } else if w.contains('_') || w.contains("::") || w.chars().any(|c| c.is_ascii_digit()) {
+                "*".to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    let literal = words.iter().filter(|w| *w != "*" && *w != "{}").count();
+    (literal >= 2 && words.len() >= 3 && words.iter().any(|w| w == "*" || w == "{}"))
+        .then(|| words.join(" "))
+}
+
+/// The fields read as `self.x` in a text.
+pub(super) fn self_fields(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in text.match_indices("self.") {
+        let r = &text[i + 5..];
+        let e = r
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        let f = &r[..e];
+        // A method call is not a field.
+        if !f.is_empty() && !r[e..].starts_with('(') && !out.iter().any(|x| x == f) {
+            out.push(f.to_string());
+        }
+        // The last field of a chain (`self.state.config.flag`).
+        let chain: String = r
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+            .collect();
+        let tail_end = i + 5 + chain.len();
+        if let Some(last) = chain.rsplit('.').next() {
+            if !last.is_empty()
+                && last != f
+                && !text[tail_end..].starts_with('(')
+                && !out.iter().any(|x| x == last)
+            {
+                out.push(last.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The first paragraph of the `///` doc comment right above line `at`
+/// (1-based) of `text`.
+pub(super) fn doc_above(text: &str, at: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = at.checked_sub(1)?;
+    let mut docs = Vec::new();
+    while i > 0 {
+        i -= 1;
+        let t = lines.get(i)?.trim();
+        if let Some(d) = t.strip_prefix("///") {
+            docs.push(d.trim().to_string());
+        } else if t.starts_with("#[") {
+            continue;
+        } else {
+            break;
+        }
+    }
+    docs.reverse();
+    let para: Vec<String> = docs
+        .into_iter()
+        .skip_while(|d| d.is_empty())
+        .take_while(|d| !d.is_empty())
+        .collect();
+    let joined = para.join(" ");
+    (!joined.is_empty()).then(|| joined.chars().take(400).collect())
+}
+
+/// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn
+/// returning `Self`).
+pub(super) fn sets_field(g: &FnDef, fields: &[String]) -> bool {
+    let compact: String = g.text.split_whitespace().collect();
+    fields.iter().any(|x| {
+        compact.contains(&format!("self.{x}="))
+            || compact.contains(&format!("self.{x}+="))
+            || compact.contains(&format!(".{x}=Some("))
+            || compact.contains(&format!(".{x}=None"))
+            || ((compact.contains(&format!("{x}:")) || compact.contains(&format!("{x},")))
+                && g.signature.contains("-> Self"))
+    })
+}
+
+impl Analyzer {
+    pub(super) fn constructor_facts(
+        &self,
+        b: &mut Builder,
+        error: &ErrorDetail,
+        throwers: &[usize],
+    ) {
+        let (ty, variant) = match error.kind {
+            Kind::ErrorAttr => match error.item_path.rsplit_once("::") {
+                Some((ty, v)) => (last(ty), v.to_string()),
+                None => return,
+            },
+            Kind::Display | Kind::DebugImpl => {
+                let Some(arm) = error.sites.first().and_then(|s| s.arm.as_deref()) else {
+                    return;
+                };
+                let head = arm.split(['(', '{', ' ']).next().unwrap_or(arm);
+                match head.rsplit_once("::") {
+                    Some(("Self", v)) => match error_type_of(error) {
+                        Some(ty) => (ty, v.to_string()),
+                        None => return,
+                    },
+                    Some((ty, v)) => (last(ty), v.to_string()),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let impl_ty = |i: Option<usize>| {
+            i.and_then(|i| match &self.symbols.fns[i].owner {
+                Owner::Impl { ty, .. } => Some(ty.clone()),
+                _ => None,
+            })
+        };
+        let mut n = 0;
+        let mut ctors: Vec<&syntax::Construct> = self
+            .symbols
+            .constructs
+            .iter()
+            .filter(|c| {
+                !c.in_pattern
+                    && c.variant == variant
+                    && (c.ty == ty || (c.ty == "Self" && impl_ty(c.caller).as_deref() == Some(&ty)))
+                    && !c.caller.is_some_and(|i| throwers.contains(&i))
+                    && (c.caller.is_some() || c.in_macro.is_some())
+            })
+            .collect();
+        // Library code first.
+        ctors.sort_by_key(|c| c.caller.is_some_and(|i| self.symbols.fns[i].is_test));
+        let mut entry_from: Vec<usize> = Vec::new();
+        let mut gated_paths: Vec<String> = Vec::new();
+        let mut macros: Vec<String> = Vec::new();
+        let mut fields: Vec<String> = Vec::new();
+        for c in ctors {
+            if n == MAX_CONSTRUCTORS {
+                break;
+            }
+            let caller = c.caller.map(|i| &self.symbols.fns[i]);
+            let is_test = caller.is_some_and(|f| f.is_test);
+            let place = match (caller, &c.in_macro) {
+                (Some(f), None) => format!("`{}`", f.qualified()),
+                (Some(f), Some(m)) => format!("`{}` in the body of `macro_rules! {m}`", f.name),
+                (None, Some(m)) => format!("the body of `macro_rules! {m}`"),
+                (None, None) => continue,
+            };
+            let gates = caller
+                .filter(|f| !f.gates.is_empty())
+                .map(|f| {
+                    format!(
+                        ", compiled only when {}",
+                        f.gates
+                            .iter()
+                            .map(|g| format!("`cfg({g})`"))
+                            .collect::<Vec<_>>()
+                            .join(" and ")
+                    )
+                })
+                .unwrap_or_default();
+            b.push(
+                FactKind::Constructor,
+                format!(
+                    "`{ty}::{variant}` is constructed in {place}{}{gates}.",
+                    if is_test { " (a test)" } else { "" }
+                ),
+                Some((c.path.clone(), c.line)),
+                None,
+            );
+            n += 1;
+            if is_test {
+                continue;
+            }
+            if !gated_paths.contains(&c.path) {
+                gated_paths.push(c.path.clone());
+            }
+            if let Some(m) = &c.in_macro {
+                if !macros.contains(m) {
+                    macros.push(m.clone());
+                }
+            } else if let Some(i) = c.caller {
+                if !entry_from.contains(&i) {
+                    entry_from.push(i);
+                }
+            }
+            if let Some(pf) = self.files.get(&c.path) {
+                let guards = pf
+                    .tree_at(c.line, c.column)
+                    .map(|t| syntax::guards_at(t, &pf.file.text, c.line, c.column))
+                    .unwrap_or_default();
+                for g in guards {
+                    let when = guard_text(&g);
+                    fields.extend(self_fields(&when));
+                    let who = caller
+                        .map(|f| format!("`{}`", f.qualified()))
+                        .or(c.in_macro.as_ref().map(|m| format!("`{m}!`")))
+                        .unwrap_or_default();
+                    b.push(
+                        FactKind::Guard,
+                        format!(
+                            "Where {who} creates it ({}:{}), {}",
+                            c.path,
+                            c.line,
+                            crate::sections::lower_first(&when)
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                }
+            }
+        }
+        self.gated_module_facts(b, &gated_paths);
+        for m in &macros {
+            let mut users: Vec<usize> = Vec::new();
+            for call in self.symbols.macro_calls.iter().filter(|c| &c.name == m) {
+                if let Some(i) = call.caller {
+                    if !self.symbols.fns[i].is_test && !users.contains(&i) {
+                        users.push(i);
+                    }
+                }
+            }
+            if users.is_empty() {
+                continue;
+            }
+            b.push(
+                FactKind::Constructor,
+                format!(
+                    "`{m}!` is invoked in {} fn(s): {}.",
+                    users.len(),
+                    users
+                        .iter()
+                        .take(8)
+                        .map(|&i| format!("`{}`", self.symbols.fns[i].qualified()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+                None,
+            );
+            for i in users {
+                if !entry_from.contains(&i) {
+                    entry_from.push(i);
+                }
+            }
+        }
+        for i in entry_from.into_iter().take(3) {
+            self.entry_facts(b, i);
+        }
+        fields.dedup();
+        self.setter_facts(b, &fields, None);
+        self.field_doc_facts(b, &fields);
+        self.variant_doc_fact(b, &ty, &variant);
+    }
+
+    /// The doc comments of fields a condition reads (`pub flag: bool`).
+    pub(super) fn field_doc_facts(&self, b: &mut Builder, fields: &[String]) {
+        let mut n = 0;
+        // The most specific (the tail of a chain, listed later) first.
+        for field in fields.iter().rev() {
+            if n == 2 {
+                break;
+            }
+            if field.len() < 4 {
+                continue;
+            }
+            let mut paths: Vec<&String> = self.files.keys().collect();
+            paths.sort();
+            'files: for p in paths {
+                let text = &self.files[p].file.text;
+                for (i, l) in text.lines().enumerate() {
+                    let t = l
+                        .trim_start()
+                        .trim_start_matches("pub(crate) ")
+                        .trim_start_matches("pub ");
+                    if t.starts_with(&format!("{field}:")) {
+                        if let Some(d) = doc_above(text, i + 1) {
+                            if !b.seen(&format!("fielddoc:{field}")) {
+                                b.push(
+                                    FactKind::Doc,
+                                    format!("The field `{field}` is documented: \"{d}\""),
+                                    Some((p.clone(), i as u32 + 1)),
+                                    None,
+                                );
+                                n += 1;
+                            }
+                            break 'files;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The doc comment of an enum variant.
+    pub(super) fn variant_doc_fact(&self, b: &mut Builder, ty: &str, variant: &str) {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            let text = &self.files[p].file.text;
+            let mut in_enum = false;
+            for (i, l) in text.lines().enumerate() {
+                let t = l.trim_start();
+                if t.contains(&format!("enum {ty}")) && mentions(t, ty) {
+                    in_enum = true;
+                    continue;
+                }
+                if in_enum && t.starts_with("pub ") && t.contains(" enum ") {
+                    in_enum = false;
+                }
+                if in_enum
+                    && t.starts_with(variant)
+                    && !t[variant.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    if let Some(d) = doc_above(text, i + 1) {
+                        b.push(
+                            FactKind::Doc,
+                            format!("The variant `{ty}::{variant}` is documented: \"{d}\""),
+                            Some((p.clone(), i as u32 + 1)),
+                            None,
+                        );
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Public fns that set the given fields (`self.f = ..`, `f: ..` in a
+    /// fn returning `Self`): the knobs a user turns.
+    pub(super) fn setter_facts(&self, b: &mut Builder, fields: &[String], only_ty: Option<&str>) {
+        if fields.is_empty() {
+            return;
+        }
+        let mut setters = Vec::new();
+        for (gi, g) in self.symbols.fns.iter().enumerate() {
+            if g.is_test || !g.is_pub || setters.len() == 6 {
+                continue;
+            }
+            if let Some(ty) = only_ty {
+                if !matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty) {
+                    continue;
+                }
+            }
+            let sets = sets_field(g, fields) || {
+                // `Self::helper(..)` that sets it.
+                g.signature.contains("-> Self")
+                    && self.calls_in_fn[gi].iter().any(|&ci| {
+                        let c = &self.symbols.calls[ci];
+                        self.namesakes(&c.name).into_iter().any(|h| {
+                            let h = &self.symbols.fns[h];
+                            !std::ptr::eq(h, g) && sets_field(h, fields)
+                        })
+                    })
+            };
+            if sets && !setters.contains(&g.qualified()) {
+                setters.push(g.qualified());
+            }
+        }
+        if setters.is_empty() || b.seen(&format!("setters:{}", fields.join(","))) {
+            return;
+        }
+        b.push(
+            FactKind::Alternative,
+            format!(
+                "{} set {}, which the condition checks: call them first, or change the value they set, so it holds.",
+                setters
+                    .iter()
+                    .map(|s| format!("`{s}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                fields
+                    .iter()
+                    .map(|x| format!("`{x}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            None,
+            None,
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! How the site works: attributes, `cfg` gates, `debug_assert!`,
+//! compile-time evaluation, `macro_rules!` expansion, `const` messages,
+//! trait impls a user reaches implicitly.
+
+use super::*;
+
+/// How a user reaches a method of a standard (or serde) trait impl without
+/// calling it by name.
+pub(super) fn implicit_call(tr: &str, method: &str, ty: &str) -> Option<String> {
+    let op = |sym: &str| format!("the `{sym}` operator on a `{ty}` (`{tr}::{method}`)");
+    Some(match tr {
+        "Drop" => format!(
+            "dropping a `{ty}`: its destructor (`impl Drop for {ty}`) runs when the value goes out of scope or is dropped"
+        ),
+        "Iterator" if method == "next" => format!(
+            "iterating a `{ty}` (`for` loops, `.next()`, and every adapter or consumer that pulls items)"
+        ),
+        "Iterator" | "DoubleEndedIterator" | "ExactSizeIterator" => {
+            format!("calling `.{method}()` on a `{ty}` iterator")
+        }
+        "FromIterator" => format!("`.collect()` into a `{ty}` (`FromIterator::from_iter`)"),
+        "Extend" => format!("`.extend(..)` on a `{ty}`"),
+        "IntoIterator" => format!("a `for` loop over a `{ty}` (`.into_iter()`)"),
+        "Index" | "IndexMut" => format!("indexing a `{ty}` (`value[index]`)"),
+        "Add" => op("+"),
+        "Sub" => op("-"),
+        "Mul" => op("*"),
+        "Div" => op("/"),
+        "Rem" => op("%"),
+        "Neg" => op("unary -"),
+        "Not" => op("!"),
+        "BitAnd" => op("&"),
+        "BitOr" => op("|"),
+        "BitXor" => op("^"),
+        "Shl" => op("<<"),
+        "Shr" => op(">>"),
+        "AddAssign" => op("+="),
+        "SubAssign" => op("-="),
+        "MulAssign" => op("*="),
+        "DivAssign" => op("/="),
+        "RemAssign" => op("%="),
+        "Display" => format!("formatting a `{ty}` with `{{}}` or `.to_string()`"),
+        "Debug" => format!("formatting a `{ty}` with `{{:?}}`"),
+        "From" => format!("`{ty}::from(..)` or `.into()`"),
+        "TryFrom" => format!("`{ty}::try_from(..)` or `.try_into()`"),
+        "FromStr" => format!("`.parse::<{ty}>()` or `{ty}::from_str(..)`"),
+        "Deref" | "DerefMut" => format!(
+            "dereferencing a `{ty}` (`*value`, and every method called through it by auto-deref)"
+        ),
+        "Clone" => format!("`.clone()` on a `{ty}`"),
+        "Default" => format!("`{ty}::default()`"),
+        "PartialEq" | "Eq" => format!("comparing `{ty}` values with `==`"),
+        "PartialOrd" | "Ord" => format!("comparing or sorting `{ty}` values (`<`, `.cmp()`, `sort`)"),
+        "Hash" => format!("hashing a `{ty}` (a `HashMap` key)"),
+        "Deserialize" => format!("deserializing a `{ty}` (`from_str`, `from_slice` of any serde format)"),
+        "Serialize" => format!("serializing a `{ty}` (`to_string` of any serde format)"),
+        "Future" => format!("`.await`ing a `{ty}`"),
+        "Write" if method == "write_fmt" => format!("`write!` into a `{ty}`"),
+        _ => return None,
+    })
+}
+
+/// The Cargo features a `cfg` condition names.
+pub(super) fn features_in(cfg: &str) -> Vec<String> {
+    cfg.match_indices("feature")
+        .filter_map(|(i, _)| {
+            let r = cfg[i + 7..].trim_start().strip_prefix('=')?.trim_start();
+            let r = r.strip_prefix('"')?;
+            Some(r[..r.find('"')?].to_string())
+        })
+        .collect()
+}
+
+/// The module a file is (`src/a/b.rs` → `b`, `src/a/mod.rs` → `a`).
+pub(super) fn module_of_path(path: &str) -> Option<String> {
+    let stem = path.strip_suffix(".rs")?;
+    let (dir, file) = stem.rsplit_once('/').unwrap_or(("", stem));
+    match file {
+        "lib" | "main" => None,
+        "mod" => Some(dir.rsplit('/').next().unwrap_or(dir).to_string()),
+        _ => Some(file.to_string()),
+    }
+}
+
+impl Analyzer {
+    /// How the site works: the thrower's attributes and `cfg` gates, the
+    /// macro it is written in, `debug_assert!`, compile-time evaluation,
+    /// a trait's default method and who overrides it, serde's `custom`.
+    pub(super) fn mechanism_facts(
+        &self,
+        b: &mut Builder,
+        error: &ErrorDetail,
+        fi: usize,
+        s: &SiteRow,
+    ) {
+        let f = &self.symbols.fns[fi];
+        let at = Some((f.path.clone(), f.lines.0));
+        let name = f.qualified();
+        for a in &f.attrs {
+            let a = a.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = if a == "cold" {
+                format!("`{name}` is marked `#[cold]`: a helper the compiler keeps out of the hot path, called only on the failure path; the condition that leads here is the guard at its callers.")
+            } else if a.starts_with("inline(never)") {
+                format!("`{name}` is `#[inline(never)]`: it stays a separate frame in backtraces.")
+            } else if a == "track_caller" {
+                format!("`{name}` is `#[track_caller]`: the panic report names the location of the caller (your call site), not this line.")
+            } else if a.starts_with("cfg_attr(") && a.contains("track_caller") {
+                let cond = a
+                    .trim_start_matches("cfg_attr(")
+                    .rsplit_once(',')
+                    .map(|(c, _)| c.trim().to_string())
+                    .unwrap_or_default();
+                format!("`{name}` is `#[track_caller]` only under `cfg({cond})` (`#[{a}]`): with it, the report names the caller's location; without it, this line.")
+            } else {
+                continue;
+            };
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        let mut gates: Vec<&String> = Vec::new();
+        for g in &f.gates {
+            if !gates.contains(&g) {
+                gates.push(g);
+            }
+        }
+        if !gates.is_empty() {
+            let list: Vec<String> = gates.iter().map(|g| format!("`cfg({g})`")).collect();
+            let features: Vec<String> = gates
+                .iter()
+                .flat_map(|g| features_in(g))
+                .collect::<Vec<_>>();
+            let mut text = format!(
+                "`{name}` is compiled only when {} holds (on the fn, its impl or module, or the `mod` declaration of its file).",
+                list.join(" and ")
+            );
+            if !features.is_empty() {
+                text.push_str(&format!(
+                    " It depends on the Cargo feature(s) {}.",
+                    features
+                        .iter()
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            if let Some(m) = module_of_path(&f.path).filter(|_| {
+                gates.iter().any(|g| g.starts_with("not(")) && !f.path.ends_with("lib.rs")
+            }) {
+                text.push_str(&format!(
+                    " The `{m}` module is the fallback compiled where the other configurations do not apply."
+                ));
+            }
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        if let Some(m) = &f.in_macro {
+            let inv = self.expansions(m, s.line);
+            let shown: Vec<String> = inv
+                .iter()
+                .take(8)
+                .map(|e| {
+                    let args = e.call.args.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let args: String = args.chars().take(70).collect();
+                    format!("`{m}!({args})` ({}:{})", e.call.path, e.call.line)
+                })
+                .collect();
+            let total = self
+                .symbols
+                .macro_calls
+                .iter()
+                .filter(|c| c.name == *m)
+                .count();
+            let text = if shown.is_empty() {
+                format!("The site is in the body of `macro_rules! {m}`: `{name}` is generated by the macro wherever it is invoked ({total} invocation(s)).")
+            } else {
+                format!(
+                    "The site is in the body of `macro_rules! {m}`: the macro generates `{}` at each invocation; {} of {total} invocation(s) expand to this code: {}.",
+                    f.name,
+                    inv.len(),
+                    shown.join(", ")
+                )
+            };
+            b.push(FactKind::Mechanism, text, at.clone(), None);
+        }
+        if let Some(pf) = self.files.get(&s.path) {
+            let parts = pf
+                .tree_at(s.report_line, s.report_column)
+                .map(|t| syntax::call_parts_at(t, &pf.file.text, s.report_line, s.report_column))
+                .unwrap_or_default();
+            if parts
+                .macro_name
+                .as_deref()
+                .is_some_and(|m| m.starts_with("debug_"))
+            {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "It is a `{}!`: checked only when `debug_assertions` are on (debug builds, `cargo test`); a release build compiles it out and goes on.",
+                        parts.macro_name.as_deref().unwrap_or("debug_assert")
+                    ),
+                    Some((s.path.clone(), s.line)),
+                    None,
+                );
+            }
+            if parts.in_const {
+                b.push(
+                    FactKind::Mechanism,
+                    "It is evaluated at compile time (inside a `const` block or item): a failure is a build error, never a runtime panic.".to_string(),
+                    Some((s.path.clone(), s.line)),
+                    None,
+                );
+            }
+        }
+        if f.is_const && error.kind.panics() {
+            b.push(
+                FactKind::Mechanism,
+                format!("`{name}` is a `const fn`: called in a `const` context it fails at compile time (a build error); called at run time it panics."),
+                at.clone(),
+                None,
+            );
+        }
+        match &f.owner {
+            Owner::TraitDefault(t) => {
+                let mut over = Vec::new();
+                let mut not_over = Vec::new();
+                for g in &self.symbols.fns {
+                    if let Owner::Impl {
+                        ty,
+                        of_trait: Some(x),
+                    } = &g.owner
+                    {
+                        if x == t && !g.is_test && !ty.contains('$') {
+                            // The module names the type (`fmt::Subscriber`
+                            // is not the `Subscriber` trait).
+                            let ty = match module_of_path(&g.path) {
+                                Some(m) if m.to_lowercase() != ty.to_lowercase() => {
+                                    format!("{m}::{ty}")
+                                }
+                                _ => ty.clone(),
+                            };
+                            if g.name == f.name {
+                                if !over.contains(&ty) {
+                                    over.push(ty);
+                                }
+                            } else if !not_over.contains(&ty) {
+                                not_over.push(ty);
+                            }
+                        }
+                    }
+                }
+                not_over.retain(|t| !over.contains(t));
+                let q = |v: &[String]| {
+                    v.iter()
+                        .take(8)
+                        .map(|x| format!("`{x}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let mut text = format!(
+                    "`{name}` is the default method (provided by the trait `{t}`): every implementor that does not override `{}` runs it.",
+                    f.name
+                );
+                if !over.is_empty() {
+                    text.push_str(&format!(" In this crate {} override it.", q(&over)));
+                }
+                if !not_over.is_empty() {
+                    text.push_str(&format!(
+                        " {} implement `{t}` without overriding it.",
+                        q(&not_over)
+                    ));
+                }
+                b.push(FactKind::Mechanism, text, at.clone(), None);
+                // A match on the implementor's own method: its contract.
+                if let Some(pf) = self.files.get(&s.path) {
+                    let guards = pf
+                        .tree_at(s.line, s.column)
+                        .map(|tr| syntax::guards_at(tr, &pf.file.text, s.line, s.column))
+                        .unwrap_or_default();
+                    for g in guards {
+                        let Guard::Arm { pattern, value, .. } = g else {
+                            continue;
+                        };
+                        let Some(m) = value
+                            .strip_prefix("self.")
+                            .and_then(|r| r.split_once('('))
+                            .map(|(m, _)| m.to_string())
+                        else {
+                            continue;
+                        };
+                        b.push(
+                            FactKind::Alternative,
+                            format!(
+                                "If you implement `{t}`, your `{m}` must not return `{pattern}` where `{}` calls it: report the failure by returning an error (`Err`) instead; the default method treats `{pattern}` as a broken contract.",
+                                f.name
+                            ),
+                            Some((s.path.clone(), s.line)),
+                            None,
+                        );
+                        break;
+                    }
+                }
+            }
+            Owner::Impl {
+                ty,
+                of_trait: Some(t),
+            } if matches!(
+                error.kind,
+                Kind::Unreachable | Kind::Unimplemented | Kind::Todo | Kind::Panic
+            ) && f.statements <= 1 =>
+            {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "`{}` exists because the trait `{t}` requires it for `{ty}`: its body is only this `{}!`, a stub for a method the authors expect never to be called on `{ty}`.",
+                        f.name,
+                        error.kind.as_str()
+                    ),
+                    at.clone(),
+                    None,
+                );
+            }
+            _ => {}
+        }
+        if error.kind == Kind::SerdeCustom {
+            let role = match &f.owner {
+                Owner::Impl {
+                    of_trait: Some(t),
+                    ty,
+                } => format!(" in `{t}::{}` for `{ty}`", f.name),
+                _ => String::new(),
+            };
+            b.push(
+                FactKind::Mechanism,
+                format!("The error is made with serde's `Error::custom`{role}: serde calls that method while (de)serializing, and the format's error carries this text."),
+                at,
+                None,
+            );
+        }
+    }
+
+    /// A message kept in a `const` or `static`: every use, each with its
+    /// own enclosing fn and guard.
+    pub(super) fn const_message_facts(&self, b: &mut Builder, error: &ErrorDetail) {
+        let Some(from) = error.sites.iter().find_map(|s| s.message_from.clone()) else {
+            return;
+        };
+        let Some((path, line)) = from.rsplit_once(':') else {
+            return;
+        };
+        let Ok(line) = line.parse::<u32>() else {
+            return;
+        };
+        let Some(pf) = self.files.get(path) else {
+            return;
+        };
+        // The declaration is the nearest `const NAME`/`static NAME` at or
+        // above the literal.
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        let mut decl = None;
+        for l in (line.saturating_sub(4)..=line).rev() {
+            let Some(t) = lines.get(l.saturating_sub(1) as usize) else {
+                continue;
+            };
+            for kw in ["const ", "static "] {
+                if let Some(i) = t.find(kw) {
+                    let rest = t[i + kw.len()..].trim_start().trim_start_matches("ref ");
+                    let n: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !n.is_empty() {
+                        decl = Some((n, kw.trim(), l));
+                    }
+                }
+            }
+            if decl.is_some() {
+                break;
+            }
+        }
+        let Some((name, kw, decl_line)) = decl else {
+            return;
+        };
+        let mut uses = Vec::new();
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            let f = &self.files[p];
+            for (i, l) in f.file.text.lines().enumerate() {
+                let ln = i as u32 + 1;
+                if (p == path && ln == decl_line)
+                    || !mentions(l, &name)
+                    || errdex_syntax::is_test_or_example_path(p)
+                {
+                    continue;
+                }
+                let t = l.trim_start();
+                if t.starts_with("//") || t.starts_with("use ") || t.starts_with("pub use ") {
+                    continue;
+                }
+                let col = l.find(name.as_str()).unwrap_or(0) as u32 + 1;
+                let owner = self.enclosing_fn(p, ln);
+                if owner.is_some_and(|o| self.symbols.fns[o].is_test) {
+                    continue;
+                }
+                uses.push((p.clone(), ln, col, owner));
+            }
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "The message is the `{kw} {name}` ({path}:{decl_line}), used in {} place(s); each use has its own trigger.",
+                uses.len()
+            ),
+            Some((path.to_string(), decl_line)),
+            None,
+        );
+        for (p, ln, col, owner) in uses.into_iter().take(MAX_CALLERS) {
+            let who = owner
+                .map(|o| format!("`{}`", self.symbols.fns[o].qualified()))
+                .unwrap_or_else(|| "an item at module level".to_string());
+            let guards = self
+                .files
+                .get(&p)
+                .and_then(|pf| {
+                    pf.tree_at(ln, col)
+                        .map(|t| syntax::guards_at(t, &pf.file.text, ln, col))
+                })
+                .unwrap_or_default();
+            let when: Vec<String> = guards
+                .iter()
+                .take(2)
+                .map(|g| crate::sections::lower_first(guard_text(g).trim_end_matches('.')))
+                .collect();
+            let line_text = self
+                .files
+                .get(&p)
+                .and_then(|pf| pf.file.text.lines().nth(ln as usize - 1))
+                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default();
+            let line_text: String = line_text.chars().take(100).collect();
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{name}` is used in {who} ({p}:{ln}: `{line_text}`){}.",
+                    if when.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", when.join("; "))
+                    }
+                ),
+                Some((p.clone(), ln)),
+                None,
+            );
+        }
+        // The module the declaration lives in may be gated.
+        let gates = syntax::module_gates(path, &self.symbols.mod_decls, 0);
+        if !gates.is_empty() {
+            let m = module_of_path(path).unwrap_or_default();
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{name}` is in the `{m}` module, compiled only when {} holds: there the functions above return it.",
+                    gates
+                        .iter()
+                        .map(|g| format!("`cfg({g})`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                ),
+                Some((path.to_string(), decl_line)),
+                None,
+            );
+        }
+    }
+
+    /// A module that stands in for another under a `cfg` (`#[cfg(not(feature
+    /// = "x"))] pub use dummy as real;`).
+    pub(super) fn gated_module_facts(&self, b: &mut Builder, paths: &[String]) {
+        for p in paths {
+            let Some(m) = module_of_path(p) else { continue };
+            for (path, line, text, gates) in &self.symbols.gated_uses {
+                let aliased =
+                    text.contains(&format!("{m} as ")) || text.contains(&format!("::{m};"));
+                if !aliased || b.seen(&format!("gateduse:{path}:{line}")) {
+                    continue;
+                }
+                let features: Vec<String> = gates.iter().flat_map(|g| features_in(g)).collect();
+                let mut t = format!(
+                    "The `{m}` module ({p}) is put in use by `{text}` only when {} holds ({path}:{line}).",
+                    gates
+                        .iter()
+                        .map(|g| format!("`cfg({g})`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                );
+                if !features.is_empty() {
+                    t.push_str(&format!(
+                        " It depends on the Cargo feature(s) {}.",
+                        features
+                            .iter()
+                            .map(|x| format!("`{x}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                b.push(FactKind::Mechanism, t, Some((path.clone(), *line)), None);
+            }
+        }
+    }
+}

@@ -1,0 +1,443 @@
+//! Facts about an error, from the snapshot's code and the catalogue.
+//!
+//! [`Analyzer`] parses a snapshot once; [`Analyzer::facts`] gathers an
+//! error's facts site by site through the submodules, each adding one
+//! kind of fact to a [`Builder`]: the call graph ([`callgraph`]) answers
+//! who calls what, and the others read it — callers and public entries,
+//! mechanisms, receivers and guards, constructors, the catalogue's
+//! evidence, related errors and history.
+
+mod callers;
+mod callgraph;
+mod constructors;
+mod evidence;
+mod mechanisms;
+mod receivers;
+mod related;
+
+use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
+use crate::{Fact, FactKind};
+use callgraph::*;
+use constructors::*;
+use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
+use errdex_model::{EvidenceKind, Kind, Origin, SourceFile};
+use evidence::*;
+use mechanisms::*;
+use receivers::*;
+use related::*;
+use std::collections::{HashMap, HashSet, VecDeque};
+
+/// Sites of one error looked at (the first ones, library code first).
+const MAX_SITES: usize = 3;
+/// Callers listed.
+const MAX_CALLERS: usize = 8;
+/// Public fns listed.
+const MAX_ENTRIES: usize = 6;
+/// Calls followed back from the site to find public fns.
+const MAX_HOPS: usize = 5;
+/// Constructions listed.
+const MAX_CONSTRUCTORS: usize = 8;
+/// Tests listed.
+const MAX_TESTS: usize = 3;
+/// Related errors listed.
+const MAX_RELATED: usize = 8;
+
+/// One snapshot, parsed once, answering facts for any of its errors.
+pub struct Analyzer {
+    snapshot: SnapshotRow,
+    files: HashMap<String, syntax::ParsedFile>,
+    symbols: Symbols,
+    errors: Vec<ErrorSummary>,
+    /// Fn indices by name.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Call indices by the called name, ascending.
+    calls_by_name: HashMap<String, Vec<usize>>,
+    /// Call indices made by each fn (indexed like `symbols.fns`), ascending.
+    calls_in_fn: Vec<Vec<usize>>,
+    /// Every identifier token of the snapshot's files.
+    identifiers: HashSet<String>,
+    /// Every fn name.
+    fn_names: HashSet<String>,
+}
+
+impl Analyzer {
+    /// Parses the snapshot's files; `errors` are the snapshot's errors
+    /// (for related errors).
+    pub fn new(snapshot: SnapshotRow, files: Vec<SourceFile>, errors: Vec<ErrorSummary>) -> Self {
+        let (parsed, symbols) = syntax::symbols(files);
+        let files: HashMap<String, syntax::ParsedFile> = parsed
+            .into_iter()
+            .map(|p| (p.file.path.clone(), p))
+            .collect();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, f) in symbols.fns.iter().enumerate() {
+            by_name.entry(f.name.clone()).or_default().push(i);
+        }
+        let mut identifiers = HashSet::new();
+        for p in files.values() {
+            for t in &p.trees {
+                syntax::code_identifiers(t, &p.file.text, &mut identifiers);
+            }
+        }
+        let fn_names = by_name.keys().cloned().collect();
+        let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
+        for (i, c) in symbols.calls.iter().enumerate() {
+            calls_by_name.entry(c.name.clone()).or_default().push(i);
+            if let Some(f) = c.caller.and_then(|f| calls_in_fn.get_mut(f)) {
+                f.push(i);
+            }
+        }
+        Analyzer {
+            snapshot,
+            files,
+            symbols,
+            errors,
+            by_name,
+            calls_by_name,
+            calls_in_fn,
+            identifiers,
+            fn_names,
+        }
+    }
+
+    /// Every identifier token of the snapshot's code.
+    pub fn identifiers(&self) -> &HashSet<String> {
+        &self.identifiers
+    }
+
+    /// Every fn name of the snapshot.
+    pub fn fn_names(&self) -> &HashSet<String> {
+        &self.fn_names
+    }
+
+    /// The names the fns raising `error` go by (`f`, `Type::f`), from its
+    /// sites in this snapshot.
+    pub fn thrower_names(&self, error: &ErrorDetail) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in error
+            .sites
+            .iter()
+            .filter(|s| s.snapshot_id == self.snapshot.id)
+        {
+            if let Some(i) = self.enclosing_fn(&s.path, s.line) {
+                let f = &self.symbols.fns[i];
+                for n in [f.qualified(), f.name.clone()] {
+                    if !out.contains(&n) {
+                        out.push(n);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The snapshot analysed.
+    pub fn snapshot(&self) -> &SnapshotRow {
+        &self.snapshot
+    }
+
+    /// Every fn, call and variant path of the snapshot.
+    pub fn symbols(&self) -> &Symbols {
+        &self.symbols
+    }
+
+    /// The enclosing fn of a position.
+    pub fn enclosing_fn(&self, path: &str, line: u32) -> Option<usize> {
+        self.symbols
+            .fns
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.path == path && f.lines.0 <= line && line <= f.lines.1)
+            .max_by_key(|(_, f)| f.lines.0)
+            .map(|(i, _)| i)
+    }
+
+    /// The facts about `error` in this snapshot.
+    pub fn facts(&self, error: &ErrorDetail) -> Vec<Fact> {
+        let mut b = Builder::default();
+        let mut sites: Vec<&SiteRow> = error
+            .sites
+            .iter()
+            .filter(|s| s.snapshot_id == self.snapshot.id)
+            .collect();
+        sites.sort_by_key(|s| (s.is_test, s.path.clone(), s.line));
+        sites.truncate(MAX_SITES);
+
+        b.push(
+            FactKind::Message,
+            format!(
+                "The message `{}` is produced by {} in `{}`.",
+                error.template,
+                describe_kind(error.kind),
+                display_item(&error.item_path)
+            ),
+            None,
+            None,
+        );
+        let mut throwers: Vec<usize> = Vec::new();
+        for s in &sites {
+            self.site_facts(&mut b, error, s, &mut throwers);
+        }
+        self.const_message_facts(&mut b, error);
+        for &f in &throwers {
+            self.caller_facts(&mut b, f);
+        }
+        self.constructor_facts(&mut b, error, &throwers);
+        self.test_facts(&mut b, error, &sites, &throwers);
+        self.related_facts(&mut b, error);
+        history_facts(&mut b, error);
+        b.facts
+    }
+
+    fn site_facts(
+        &self,
+        b: &mut Builder,
+        error: &ErrorDetail,
+        s: &SiteRow,
+        throwers: &mut Vec<usize>,
+    ) {
+        let here = Some((s.path.clone(), s.line));
+        if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+            let f = &self.symbols.fns[fi];
+            if !throwers.contains(&fi) {
+                throwers.push(fi);
+                b.push(
+                    FactKind::Item,
+                    format!(
+                        "It is raised in {}`{}`: `{}`.",
+                        if f.is_pub { "the public fn " } else { "" },
+                        f.qualified(),
+                        f.signature
+                    ),
+                    Some((f.path.clone(), f.lines.0)),
+                    None,
+                );
+                self.sentinel_facts(b, error, f, s);
+                self.mechanism_facts(b, error, fi, s);
+                self.alternative_facts(b, fi, None);
+                if !matches!(
+                    error.kind,
+                    Kind::Display | Kind::DebugImpl | Kind::ErrorAttr
+                ) {
+                    self.maker_facts(b, fi);
+                }
+            }
+        }
+        doc_facts(b, error);
+        let Some(pf) = self.files.get(&s.path) else {
+            return;
+        };
+        let file = &pf.file;
+        if error.kind != Kind::ErrorAttr {
+            let guards = pf
+                .tree_at(s.line, s.column)
+                .map(|t| syntax::guards_at(t, &file.text, s.line, s.column))
+                .unwrap_or_default();
+            for g in guards {
+                let text = guard_text(&g);
+                if !b.seen(&text) {
+                    b.push(FactKind::Guard, text, here.clone(), None);
+                }
+            }
+        }
+        let parts = pf
+            .tree_at(s.report_line, s.report_column)
+            .map(|t| syntax::call_parts_at(t, &file.text, s.report_line, s.report_column))
+            .unwrap_or_default();
+        match error.kind {
+            Kind::Assert | Kind::Ensure => {
+                if let (Some(c), Some(fi)) =
+                    (&parts.first_argument, self.enclosing_fn(&s.path, s.line))
+                {
+                    self.alternative_facts(b, fi, Some(c));
+                }
+                if let Some(c) = parts.first_argument {
+                    b.push(
+                        FactKind::Assertion,
+                        match negate(&c) {
+                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`."),
+                            None => format!("It fires when the asserted condition `{c}` is false."),
+                        },
+                        here.clone(),
+                        None,
+                    );
+                }
+            }
+            Kind::AssertEq | Kind::AssertNe => {
+                if let Some(c) = parts.first_argument {
+                    b.push(
+                        FactKind::Assertion,
+                        format!(
+                            "It fires when the two sides compared (the first is `{c}`) are {}.",
+                            if error.kind == Kind::AssertEq {
+                                "not equal"
+                            } else {
+                                "equal"
+                            }
+                        ),
+                        here.clone(),
+                        None,
+                    );
+                }
+            }
+            Kind::Expect | Kind::Unwrap | Kind::ExpectErr | Kind::UnwrapErr => {
+                if let Some(r) = parts.receiver {
+                    let mut sub = Builder::default();
+                    let is_option = self.receiver_facts(&mut sub, &r, &b.facts);
+                    if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                        self.field_state_facts(&mut sub, fi, &r);
+                    }
+                    let case = match (error.kind, error.template.as_str(), is_option) {
+                        (Kind::ExpectErr | Kind::UnwrapErr, _, _) => "an `Ok` value".to_string(),
+                        (_, _, Some(true)) => "`None` (it is an `Option`)".to_string(),
+                        (_, _, Some(false)) => "an `Err` (it is a `Result`)".to_string(),
+                        (_, t, _) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
+                        (_, t, _) if t.contains("`Result::unwrap()`") => {
+                            "an `Err` value".to_string()
+                        }
+                        _ => "without a value to take".to_string(),
+                    };
+                    b.push(
+                        FactKind::Receiver,
+                        format!("It fires when `{r}` is {case}."),
+                        here.clone(),
+                        None,
+                    );
+                    for f in sub.facts {
+                        if !b.seen(&f.text) {
+                            b.push(f.kind, f.text, f.path.zip(f.line), None);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn sentinel_facts(&self, b: &mut Builder, error: &ErrorDetail, f: &FnDef, s: &SiteRow) {
+        if matches!(error.kind, Kind::Unimplemented | Kind::Todo) {
+            b.push(
+                FactKind::Sentinel,
+                format!(
+                    "`{}` is marked as not written yet ({}!): it fails every time it is reached.",
+                    f.qualified(),
+                    error.kind.as_str()
+                ),
+                Some((s.path.clone(), s.line)),
+                None,
+            );
+        } else if error.kind == Kind::Panic && f.statements == 1 {
+            b.push(
+                FactKind::Sentinel,
+                format!(
+                    "The body of `{}` is only this {}: whether it fails is decided where it is called (see its callers and their conditions).",
+                    f.qualified(),
+                    error.kind.as_str()
+                ),
+                Some((s.path.clone(), s.line)),
+                None,
+            );
+        }
+    }
+}
+
+fn last(path: &str) -> String {
+    path.rsplit("::").next().unwrap_or(path).to_string()
+}
+
+/// `<T as Trait>::f` → `<T as Trait>::f`; `` → the crate root.
+fn display_item(item: &str) -> &str {
+    if item.is_empty() {
+        "the crate root"
+    } else {
+        item
+    }
+}
+
+fn describe_kind(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Panic => "a `panic!`",
+        Kind::Unreachable => "an `unreachable!` (a state the code believes impossible)",
+        Kind::Unimplemented => "an `unimplemented!`",
+        Kind::Todo => "a `todo!`",
+        Kind::Assert => "an `assert!`",
+        Kind::AssertEq => "an `assert_eq!`",
+        Kind::AssertNe => "an `assert_ne!`",
+        Kind::Expect => "an `.expect(..)`",
+        Kind::ExpectErr => "an `.expect_err(..)`",
+        Kind::Unwrap => "an `.unwrap()`",
+        Kind::UnwrapErr => "an `.unwrap_err()`",
+        Kind::ErrReturn => "a returned `Err(..)`",
+        Kind::MapErr => "a `.map_err(..)`",
+        Kind::OkOr => "an `.ok_or(..)`",
+        Kind::ErrorAttr => "a `#[error(..)]` attribute (the error's `Display` text)",
+        Kind::Display => "a `Display` impl of an error type",
+        Kind::DebugImpl => "a `Debug` impl of an error type",
+        Kind::Anyhow => "an `anyhow!`-style error",
+        Kind::Bail => "a `bail!` (an early `return Err(..)`)",
+        Kind::Ensure => "an `ensure!` (an early `return Err(..)` when a condition fails)",
+        Kind::Context => "a `.context(..)` wrapping another error",
+        Kind::IoError => "an `io::Error` built with a message",
+        Kind::SerdeCustom => "a serde error (`Error::custom` and kin)",
+        Kind::ErrorNew => "a constructor of the crate's error type",
+        _ => "an error log line or message",
+    }
+}
+
+/// Facts being gathered, numbered in order.
+#[derive(Default)]
+struct Builder {
+    facts: Vec<Fact>,
+    keys: HashSet<String>,
+}
+
+impl Builder {
+    fn push(
+        &mut self,
+        kind: FactKind,
+        text: String,
+        at: Option<(String, u32)>,
+        code: Option<String>,
+    ) {
+        // The same sentence twice (two sites in one macro) says nothing new.
+        let placed = matches!(
+            kind,
+            FactKind::Constructor | FactKind::Guard | FactKind::Caller
+        );
+        if !placed && self.facts.iter().any(|f| f.kind == kind && f.text == text) {
+            return;
+        }
+        let (path, line) = at.map_or((None, None), |(p, l)| (Some(p), Some(l)));
+        self.facts.push(Fact {
+            id: format!("f{}", self.facts.len() + 1),
+            kind,
+            text,
+            path,
+            line,
+            code,
+            error_id: None,
+        });
+    }
+
+    /// True when `key` was seen before (and records it).
+    fn seen(&mut self, key: &str) -> bool {
+        !self.keys.insert(key.to_string())
+    }
+
+    fn renumber(&mut self) {
+        for (i, f) in self.facts.iter_mut().enumerate() {
+            f.id = format!("f{}", i + 1);
+        }
+    }
+}
+
+/// True when `text` holds `word` as a whole identifier.
+fn mentions(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}

@@ -1,0 +1,644 @@
+//! What `expect`/`unwrap` is called on and where that value fails, the
+//! guards' text, and the alternatives the code offers.
+
+use super::*;
+
+/// A guard as a sentence.
+/// Whether `receiver` computes a float arithmetic result: a binary `+ - * /
+/// %`, a call of `add`/`sub`/`mul`/`div`/`rem`, or a `macro_rules!`
+/// metavariable method (`.$method(..)`) whose invocations, as listed in the
+/// macro fact already gathered, bind one of those methods.
+pub(super) fn float_arithmetic(receiver: &str, facts: &[Fact]) -> bool {
+    const METHODS: [&str; 5] = ["add", "sub", "mul", "div", "rem"];
+    if [" + ", " - ", " * ", " / ", " % "]
+        .iter()
+        .any(|op| receiver.contains(op))
+        || METHODS.iter().any(|m| receiver.contains(&format!(".{m}(")))
+    {
+        return true;
+    }
+    receiver.contains(".$")
+        && facts.iter().any(|f| {
+            f.kind == FactKind::Mechanism
+                && f.text.contains("macro_rules!")
+                && METHODS.iter().any(|m| f.text.contains(&format!(", {m},")))
+        })
+}
+
+pub(super) fn guard_text(g: &Guard) -> String {
+    match g {
+        Guard::If(c) => format!("It runs only when `{c}` is true."),
+        Guard::Else(c) => format!("It runs only when `{c}` is false (the `else` branch)."),
+        Guard::IfLet { pattern, value } => {
+            format!("It runs only when `{value}` matches `{pattern}`.")
+        }
+        Guard::Arm {
+            pattern,
+            value,
+            unless: Some(u),
+        } => {
+            format!("It runs when `{value}` matches the arm `{pattern}` and `{u}` is false (an earlier arm takes that case when `{u}` holds).")
+        }
+        Guard::Arm { pattern, value, .. } if value.is_empty() => {
+            format!("It runs in the match arm `{pattern}`.")
+        }
+        Guard::Arm { pattern, value, .. } => {
+            format!("It runs when `{value}` matches the arm `{pattern}`.")
+        }
+        Guard::ElseLet { pattern, value } => {
+            format!(
+                "It runs only when `{value}` does not match `{pattern}` (the `else` of `if let`)."
+            )
+        }
+        Guard::Fallback { value, method } => {
+            let case = match method.as_str() {
+                "ok_or_else" | "ok_or" => "is `None`",
+                "map_err" | "or_else" => "is an `Err`",
+                _ => "has no value",
+            };
+            // A lookup miss: `map.get(key)`.
+            let miss = value
+                .strip_suffix(')')
+                .and_then(|v| v.rsplit_once(".get("))
+                .map(|(map, key)| {
+                    let map = map.rsplit('.').next().unwrap_or(map);
+                    format!(": `{key}` is not in the {map}")
+                })
+                .unwrap_or_default();
+            format!("It runs when `{value}` {case}{miss} (the closure of `.{method}`).")
+        }
+        Guard::While(c) => format!("It runs inside the loop `while {c}`: only while `{c}` holds."),
+        Guard::EarlyReturn(c) => {
+            format!("It runs only when `{c}` is false (the fn returns early when it is true).")
+        }
+        Guard::LetElse { pattern, value } => {
+            format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
+        }
+    }
+}
+
+/// Whether a std method returns an `Option` (`Some(true)`) or a `Result`
+/// (`Some(false)`), for the common ones; `None` when unknown.
+pub(super) fn std_returns_option(method: &str) -> Option<bool> {
+    if method.starts_with("checked_") || (method.starts_with("try_") && method.ends_with("_opt")) {
+        return Some(true);
+    }
+    match method {
+        "get" | "get_mut" | "first" | "last" | "first_mut" | "last_mut" | "next" | "next_back"
+        | "pop" | "pop_front" | "pop_back" | "find" | "position" | "rposition" | "peek" | "max"
+        | "min" | "max_by_key" | "min_by_key" | "var_os" | "as_ref" | "as_mut" | "take"
+        | "upgrade" | "parent" | "file_name" | "extension" | "to_str" | "nth" | "strip_prefix"
+        | "strip_suffix" | "split_once" | "rsplit_once" | "char_indices" | "chars" | "iter"
+        | "remove_entry" | "get_key_value" | "find_map" | "last_key_value" | "first_key_value" => {
+            Some(true)
+        }
+        "parse" | "try_from" | "try_into" | "var" | "lock" | "read" | "write" | "join" | "recv"
+        | "send" | "try_recv" | "from_utf8" | "read_to_string" | "open" | "create" | "metadata"
+        | "canonicalize" | "try_lock" | "into_inner" | "binary_search" => Some(false),
+        _ => None,
+    }
+}
+
+/// The negation of a simple comparison (`a < b` → `a >= b`).
+pub(super) fn negate(cond: &str) -> Option<String> {
+    for (op, neg) in [
+        (" <= ", " > "),
+        (" >= ", " < "),
+        (" == ", " != "),
+        (" != ", " == "),
+        (" < ", " >= "),
+        (" > ", " <= "),
+    ] {
+        let parts: Vec<&str> = cond.split(op).collect();
+        if parts.len() == 2 && !cond.contains("&&") && !cond.contains("||") {
+            return Some(format!("{}{neg}{}", parts[0], parts[1]));
+        }
+    }
+    None
+}
+
+impl Analyzer {
+    /// For an arm `Self::V(..)` of `match self` in `caller`, the method of
+    /// the same type whose `match self` maps `Self::V(_)` to a tag of the
+    /// same name in another type
+    /// (`fn dtype(&self) -> DType { match self { Self::U8(_) => DType::U8, .. } }`):
+    /// that tag is what a user knows the variant by.
+    ///
+    /// Gives the type, the accessor's name and the tag.
+    pub(super) fn variant_meaning(
+        &self,
+        caller: &FnDef,
+        pattern: &str,
+    ) -> Option<(String, String, String)> {
+        let Owner::Impl { ty, .. } = &caller.owner else {
+            return None;
+        };
+        let variant = pattern
+            .strip_prefix("Self::")
+            .or_else(|| pattern.strip_prefix(&format!("{ty}::")))?
+            .split(['(', '{', ' '])
+            .next()?
+            .to_string();
+        if variant.is_empty() || !variant.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let arm = format!("Self::{variant}(_) =>");
+        for f in &self.symbols.fns {
+            if f.is_test
+                || !matches!(&f.owner, Owner::Impl { ty: t, .. } if t == ty)
+                || !f.signature.contains("(&self)")
+                || !f.signature.contains("->")
+            {
+                continue;
+            }
+            for line in f.text.lines() {
+                let Some(rest) = line.trim().strip_prefix(&arm) else {
+                    continue;
+                };
+                let value = rest.trim().trim_end_matches(',').trim();
+                // A tag of the same name in another type: `DType::U8`.
+                let plain = value.len() <= 40
+                    && value.rsplit_once("::").is_some_and(|(head, last)| {
+                        last == variant
+                            && !head.is_empty()
+                            && head
+                                .chars()
+                                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+                    });
+                if plain {
+                    return Some((ty.clone(), f.name.clone(), value.to_string()));
+                }
+            }
+        }
+        None
+    }
+
+    /// What `expect`/`unwrap` is called on: `Option` or `Result` when the
+    /// code tells, and — for a crate fn — where it returns `None`/`Err`.
+    /// `context` holds the facts gathered so far about the site.
+    pub(super) fn receiver_facts(
+        &self,
+        b: &mut Builder,
+        receiver: &str,
+        context: &[Fact],
+    ) -> Option<bool> {
+        // The last call in the receiver.
+        let head = receiver.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit());
+        let callee: String = {
+            let t = head.trim_end();
+            let t = t.strip_suffix(')').map(|t| {
+                // Drop the argument list.
+                let mut depth = 1;
+                let mut cut = t.len();
+                for (i, c) in t.char_indices().rev() {
+                    match c {
+                        ')' => depth += 1,
+                        '(' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                cut = i;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                &t[..cut]
+            });
+            match t {
+                Some(t) => t
+                    .rsplit(['.', ':'])
+                    .next()
+                    .unwrap_or("")
+                    .split('<')
+                    .next()
+                    .unwrap_or("")
+                    .to_string(),
+                None => String::new(),
+            }
+        };
+        let field_access = receiver.trim_end().rsplit_once(").").is_some_and(|(_, f)| {
+            f.chars()
+                .all(|c| c.is_ascii_digit() || c.is_alphanumeric() || c == '_')
+        });
+        let mut is_option = if field_access {
+            None
+        } else {
+            std_returns_option(&callee)
+        };
+        // `Type::callee(..)`: that type's fn before any namesake.
+        let qualifier = head
+            .split(&format!("::{callee}"))
+            .next()
+            .filter(|q| q.len() < head.len())
+            .and_then(|q| q.rsplit([':', ' ', '(', '.', '!', '&']).next())
+            .unwrap_or("")
+            .to_string();
+        let candidates: Vec<(usize, &FnDef)> = self
+            .namesakes(&callee)
+            .into_iter()
+            .map(|i| (i, &self.symbols.fns[i]))
+            .filter(|(_, f)| !f.is_test)
+            .collect();
+        let local = candidates
+            .iter()
+            .find(|(_, f)| matches!(&f.owner, Owner::Impl { ty, .. } if *ty == qualifier))
+            .or_else(|| candidates.first())
+            .copied();
+        if let Some((fi, f)) = local {
+            let ret = f
+                .signature
+                .rsplit_once("->")
+                .map(|(_, r)| r.trim().to_string());
+            if !field_access {
+                if let Some(r) = &ret {
+                    if r.starts_with("Option<") {
+                        is_option = Some(true);
+                    } else if r.starts_with("Result<") || r.contains("Result<") {
+                        is_option = Some(false);
+                    }
+                }
+            }
+            self.failure_points(b, fi, field_access, 0);
+            if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "`{}` refuses NaN, and the value it checks is the result of float arithmetic: operands that are not NaN give NaN only in IEEE 754's invalid operations, `inf - inf` (or `inf + -inf`), `0 * inf`, `0 / 0`, `inf / inf`, `x % 0` and `inf % y`; any other result, infinities included, passes.",
+                        f.qualified()
+                    ),
+                    Some((f.path.clone(), f.lines.0)),
+                    None,
+                );
+            }
+        }
+        is_option
+    }
+
+    /// Where a crate fn gives up: its `Err(..)`/`None` returns with their
+    /// guards, and the checked arithmetic it relies on.
+    pub(super) fn failure_points(
+        &self,
+        b: &mut Builder,
+        fi: usize,
+        field_access: bool,
+        depth: usize,
+    ) {
+        let f = &self.symbols.fns[fi];
+        let Some(pf) = self.files.get(&f.path) else {
+            return;
+        };
+        let mut n = 0;
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        for ln in f.lines.0..=f.lines.1 {
+            let Some(l) = lines.get(ln as usize - 1) else {
+                continue;
+            };
+            let col = l.find("Err(").or_else(|| {
+                l.match_indices("None")
+                    .find(|(i, _)| mentions(&l[*i..], "None"))
+                    .map(|(i, _)| i)
+            });
+            let Some(col) = col else { continue };
+            if n == 4 {
+                break;
+            }
+            let col = col as u32 + 1;
+            let guards = pf
+                .tree_at(ln, col)
+                .map(|t| syntax::guards_at(t, &pf.file.text, ln, col))
+                .unwrap_or_default();
+            let Some(g) = guards.first() else { continue };
+            let what = l.trim().trim_end_matches([',', ';']);
+            let what: String = what.chars().take(90).collect();
+            b.push(
+                FactKind::Receiver,
+                format!(
+                    "`{}` gives `{what}` when {}",
+                    f.qualified(),
+                    crate::sections::lower_first(&guard_text(g))
+                        .trim_start_matches("it runs only when ")
+                        .trim_start_matches("it runs when ")
+                ),
+                Some((f.path.clone(), ln)),
+                None,
+            );
+            n += 1;
+        }
+        if n == 0 && depth < 2 {
+            // A fn that only passes on another crate fn's failure.
+            for c in self.calls_in_fn[fi]
+                .iter()
+                .map(|&ci| &self.symbols.calls[ci])
+            {
+                let next = self.namesakes(&c.name).into_iter().find(|&i| {
+                    i != fi && {
+                        let r = &self.symbols.fns[i].signature;
+                        r.contains("-> Result<") || r.contains("-> Option<")
+                    }
+                });
+                if let Some(next) = next {
+                    b.push(
+                        FactKind::Receiver,
+                        format!(
+                            "`{}` passes on the failure of `{}`.",
+                            f.qualified(),
+                            self.symbols.fns[next].qualified()
+                        ),
+                        Some((c.path.clone(), c.line)),
+                        None,
+                    );
+                    self.failure_points(b, next, field_access, depth + 1);
+                    break;
+                }
+            }
+        }
+        let checked: Vec<String> = {
+            let mut v: Vec<String> = Vec::new();
+            for w in f.text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                let std_checked = matches!(
+                    w,
+                    "checked_add"
+                        | "checked_sub"
+                        | "checked_mul"
+                        | "checked_div"
+                        | "checked_rem"
+                        | "checked_pow"
+                        | "checked_neg"
+                        | "checked_shl"
+                        | "checked_shr"
+                        | "checked_next_power_of_two"
+                );
+                if std_checked && !v.iter().any(|x| x == w) {
+                    v.push(w.to_string());
+                }
+            }
+            v
+        };
+        if !checked.is_empty() {
+            b.push(
+                FactKind::Receiver,
+                format!(
+                    "`{}` uses {}, which gives `None` on overflow{}.",
+                    f.qualified(),
+                    checked
+                        .iter()
+                        .map(|c| format!("`{c}`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    if field_access {
+                        " (the value unwrapped is one field of its result)"
+                    } else {
+                        ""
+                    }
+                ),
+                Some((f.path.clone(), f.lines.0)),
+                None,
+            );
+        }
+    }
+
+    /// A fallible sibling of the thrower or of the public fns reaching it
+    /// (`try_x`, `checked_x`), and the fns that establish an asserted
+    /// field's value.
+    pub(super) fn alternative_facts(&self, b: &mut Builder, fi: usize, asserted: Option<&str>) {
+        let f = &self.symbols.fns[fi];
+        let base = f.name.trim_start_matches("r#");
+        for cand in [
+            format!("try_{base}"),
+            format!("checked_{base}"),
+            format!("{base}_checked"),
+            format!("try_{base}_mut"),
+        ] {
+            for i in self.namesakes(&cand) {
+                let g = &self.symbols.fns[i];
+                let same_owner = match (&g.owner, &f.owner) {
+                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => a == c,
+                    (Owner::Module, Owner::Module) => true,
+                    (Owner::TraitDefault(a), Owner::TraitDefault(c)) => a == c,
+                    _ => false,
+                };
+                if !same_owner || b.seen(&format!("alt:{}", g.qualified())) {
+                    continue;
+                }
+                let ret = g
+                    .signature
+                    .rsplit_once("->")
+                    .map(|(_, r)| r.trim().to_string())
+                    .unwrap_or_default();
+                b.push(
+                    FactKind::Alternative,
+                    format!(
+                        "`{}` is the fallible form of `{}`{}: use it to handle the failure instead of panicking.",
+                        g.qualified(),
+                        f.qualified(),
+                        if ret.is_empty() { String::new() } else { format!(" (returns `{ret}`)") }
+                    ),
+                    Some((g.path.clone(), g.lines.0)),
+                    None,
+                );
+            }
+        }
+        // `self.field` in an assertion: the fns of the type that set it.
+        let Some(cond) = asserted else { return };
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let fields = self_fields(cond);
+        self.setter_facts(b, &fields, Some(ty));
+    }
+
+    /// For a method of a type: the fns that create the type (which the
+    /// user calls to get one), and — for a `Drop` impl — the methods that
+    /// consume the value without running the destructor.
+    pub(super) fn maker_facts(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl {
+            ty,
+            of_trait: Some(of_trait),
+        } = &f.owner
+        else {
+            return;
+        };
+        let of_trait = Some(of_trait.as_str());
+        if ty.is_empty() || ty.contains('$') {
+            return;
+        }
+        let mut makers = Vec::new();
+        let mut maker_ids = Vec::new();
+        for (gi, g) in self.symbols.fns.iter().enumerate() {
+            if g.is_test
+                || makers.len() == 6
+                || matches!(
+                    g.owner,
+                    Owner::Impl {
+                        of_trait: Some(_),
+                        ..
+                    }
+                )
+            {
+                continue;
+            }
+            if matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty) && g.name != "new" {
+                continue;
+            }
+            let ret = g.signature.rsplit_once("->").map(|(_, r)| r).unwrap_or("");
+            let body: String = g.text.split_whitespace().collect();
+            let builds = body.contains(&format!("{ty}{{"))
+                || body.contains(&format!("{ty}::new("))
+                || (mentions(ret, ty) && !mentions(ret, "Self"));
+            if builds && g.name != f.name && !makers.contains(&g.qualified()) {
+                makers.push(g.qualified());
+                maker_ids.push(gi);
+            }
+        }
+        if !makers.is_empty() && !b.seen(&format!("makers:{ty}")) {
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "A `{ty}` is created by {}.",
+                    makers
+                        .iter()
+                        .map(|m| format!("`{m}(..)`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                None,
+                None,
+            );
+            // Where those makers are called from: the user's way to a value.
+            let reached = self.reached_from(&maker_ids, 4, 8);
+            if !reached.is_empty() {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "The code that makes a `{ty}` is reached from {} (nearest first).",
+                        reached
+                            .iter()
+                            .map(|&i| format!("`{}`", self.symbols.fns[i].qualified()))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None,
+                    None,
+                );
+            }
+        }
+        if of_trait == Some("Drop") {
+            let defusers: Vec<String> = self
+                .symbols
+                .fns
+                .iter()
+                .filter(|g| {
+                    !g.is_test
+                        && matches!(&g.owner, Owner::Impl { ty: t, of_trait: None } if t == ty)
+                        && g.text.contains("forget(self)")
+                })
+                .map(|g| format!("`{}`", g.qualified()))
+                .collect();
+            if !defusers.is_empty() {
+                b.push(
+                    FactKind::Mechanism,
+                    format!(
+                        "{} consume the `{ty}` with `mem::forget(self)`, so its destructor does not run: a `{ty}` must be completed with one of them; dropping it any other way (letting it go out of scope, an early return, `?`, a panic unwinding) runs this destructor — a drop bomb.",
+                        defusers.join(", ")
+                    ),
+                    None,
+                    None,
+                );
+            }
+        }
+    }
+
+    /// For `self.field.expect(..)`/`unwrap()`: where the field is set and
+    /// emptied; when every construction sets it and only consuming fns empty
+    /// it, the check guards an internal invariant.
+    pub(super) fn field_state_facts(&self, b: &mut Builder, fi: usize, receiver: &str) {
+        let f = &self.symbols.fns[fi];
+        let Some(rest) = receiver.strip_prefix("self.") else {
+            return;
+        };
+        let field: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        if field.is_empty() {
+            return;
+        }
+        let mut sets = Vec::new();
+        let mut empties = Vec::new();
+        let mut all_some = true;
+        let mut all_consuming = true;
+        for g in &self.symbols.fns {
+            if g.is_test {
+                continue;
+            }
+            let body: String = g.text.split_whitespace().collect();
+            if body.contains(&format!("{ty}{{")) {
+                if let Some(i) = body.find(&format!("{field}:")) {
+                    let v: String = body[i + field.len() + 1..]
+                        .chars()
+                        .scan(0i32, |d, c| {
+                            match c {
+                                '(' | '[' | '{' => *d += 1,
+                                ')' | ']' | '}' => *d -= 1,
+                                _ => {}
+                            }
+                            (*d >= 0 && !(*d == 0 && c == ',')).then_some(c)
+                        })
+                        .collect();
+                    all_some &= v.starts_with("Some(");
+                    sets.push(format!("`{}` (`{field}: {v}`)", g.qualified()));
+                }
+            }
+            let own = matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty);
+            if own
+                && (body.contains(&format!("self.{field}.take()"))
+                    || body.contains(&format!("self.{field}=None")))
+            {
+                let consuming = g.signature.contains("(self")
+                    || g.signature.contains("(mut self")
+                    || g.name == "drop";
+                all_consuming &= consuming;
+                empties.push(format!(
+                    "`{}`{}",
+                    g.qualified(),
+                    if consuming && g.name != "drop" {
+                        " (takes `self` by value: the value is gone afterwards)"
+                    } else if g.name == "drop" {
+                        " (the destructor)"
+                    } else {
+                        ""
+                    }
+                ));
+            }
+        }
+        if sets.is_empty() && empties.is_empty() {
+            return;
+        }
+        let mut text = format!("`self.{field}` of `{ty}`");
+        if !sets.is_empty() {
+            text.push_str(&format!(" is set by {}", sets.join(", ")));
+        }
+        if !empties.is_empty() {
+            text.push_str(&format!(
+                "{} emptied only by {}",
+                if sets.is_empty() { " is" } else { " and" },
+                empties.join(", ")
+            ));
+        }
+        text.push('.');
+        if !sets.is_empty() && all_some && all_consuming {
+            text.push_str(" So the value is never missing while a method can still be called: this checks an internal invariant and should never fire; if it does, it is a bug in the crate.");
+        }
+        b.push(
+            FactKind::Mechanism,
+            text,
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
+    }
+}

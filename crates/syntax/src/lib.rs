@@ -1,0 +1,138 @@
+//! errdex's one Rust syntax front-end, shared by extraction, analysis and
+//! the web's highlighting: the tree-sitter-rust parser, the node helpers
+//! they all use, the one recursion limit every walk obeys, and what a
+//! file's path says about test code.
+
+use std::sync::OnceLock;
+use tree_sitter::{Node, Parser, Query, Tree};
+
+pub use errdex_model::{is_test_or_example_path, is_test_path};
+
+/// Deepest nesting of syntax nodes a file may have, and the depth every
+/// recursive walk stops at. A deeper file (a generated 300-arm `else if`
+/// chain, 200 nested `match`es, a 300-call method chain) is skipped whole
+/// and counted at extraction, so that no recursive walk over its tree — in
+/// extraction, in analysis or in highlighting — can exhaust a thread's
+/// stack.
+pub const MAX_SYNTAX_DEPTH: usize = 500;
+
+/// A parser for Rust.
+pub fn parser() -> Parser {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_rust::LANGUAGE.into())
+        .expect("tree-sitter-rust is compatible with the linked tree-sitter");
+    p
+}
+
+/// Parses one file; `None` only if tree-sitter gives up.
+pub fn parse(parser: &mut Parser, text: &str) -> Option<Tree> {
+    parser.parse(text.as_bytes(), None)
+}
+
+/// tree-sitter-rust's own highlight query, compiled once.
+pub fn highlight_query() -> &'static Query {
+    static Q: OnceLock<Query> = OnceLock::new();
+    Q.get_or_init(|| {
+        Query::new(
+            &tree_sitter_rust::LANGUAGE.into(),
+            tree_sitter_rust::HIGHLIGHTS_QUERY,
+        )
+        .expect("tree-sitter-rust's highlight query compiles")
+    })
+}
+
+/// True when some node lies more than `limit` levels below `root`; walks
+/// the tree with a cursor, without recursion.
+pub fn deeper_than(root: Node, limit: usize) -> bool {
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    loop {
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > limit {
+                return true;
+            }
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if depth == 0 || !cursor.goto_parent() {
+                return false;
+            }
+            depth -= 1;
+        }
+    }
+}
+
+/// The syntax errors (error and missing nodes) under `root`, counted
+/// without recursion.
+pub fn count_errors(root: Node) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            n += 1;
+            continue;
+        }
+        if node.has_error() {
+            let mut c = node.walk();
+            stack.extend(node.children(&mut c));
+        }
+    }
+    n
+}
+
+/// A node's source text (empty if it is not valid UTF-8).
+pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
+    n.utf8_text(src.as_bytes()).unwrap_or("")
+}
+
+/// A node's first line, 1-based.
+pub fn line(n: Node) -> u32 {
+    n.start_position().row as u32 + 1
+}
+
+/// The first named child of `kind`.
+pub fn named_child<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut c = node.walk();
+    let found = node.named_children(&mut c).find(|n| n.kind() == kind);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_and_errors() {
+        let mut p = parser();
+        let src = "fn f() { g(h(i(1))); }";
+        let tree = parse(&mut p, src).unwrap();
+        let root = tree.root_node();
+        assert!(!deeper_than(root, MAX_SYNTAX_DEPTH));
+        assert!(deeper_than(root, 3));
+        assert_eq!(count_errors(root), 0);
+        let f = named_child(root, "function_item").unwrap();
+        assert_eq!(line(f), 1);
+        assert_eq!(text(named_child(f, "identifier").unwrap(), src), "f");
+        let bad = parse(&mut p, "fn f( {").unwrap();
+        assert!(count_errors(bad.root_node()) > 0);
+    }
+
+    #[test]
+    fn deep_nesting_is_seen() {
+        let src = format!("fn f() {{ {}1{} }}", "(".repeat(600), ")".repeat(600));
+        let tree = parse(&mut parser(), &src).unwrap();
+        assert!(deeper_than(tree.root_node(), MAX_SYNTAX_DEPTH));
+    }
+
+    #[test]
+    fn highlight_query_compiles() {
+        assert!(!highlight_query().capture_names().is_empty());
+    }
+}
