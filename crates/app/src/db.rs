@@ -4,13 +4,15 @@
 use crate::{AppError, Result};
 use errdex_catalog::Catalog;
 use errdex_model::Kind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub use errdex_catalog::{ErrorSummary, RepoSummary};
 
 /// An open catalogue.
 pub struct Db {
     pub(crate) catalog: Catalog,
+    /// The catalogue file.
+    pub(crate) path: PathBuf,
 }
 
 impl Db {
@@ -18,6 +20,7 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db> {
         Ok(Db {
             catalog: Catalog::open(path)?,
+            path: path.to_path_buf(),
         })
     }
 
@@ -28,6 +31,7 @@ impl Db {
         }
         Ok(Db {
             catalog: Catalog::open_read_only(path)?,
+            path: path.to_path_buf(),
         })
     }
 
