@@ -57,7 +57,7 @@ pub(crate) enum Section {
     Lines,
     /// u64 per line key + 1: where its sites start in `LineSites`.
     LineOffsets,
-    /// (entry, site) u32 pairs.
+    /// (entry, site) u32 pairs; the offsets count pairs.
     LineSites,
     /// Snapshots, dependencies and counts (decoded at load).
     Meta,

@@ -429,8 +429,7 @@ impl Mapped {
         let Some(i) = self.lines.get(line_key(file, line)) else {
             return &[];
         };
-        let pairs: &[u32] = self.list(Section::LineOffsets, Section::LineSites, i);
-        let pairs: &[[u32; 2]] = bytemuck::cast_slice(&pairs[..pairs.len() & !1]);
+        let pairs: &[[u32; 2]] = self.list(Section::LineOffsets, Section::LineSites, i);
         // A pair must name a site its entry has.
         if pairs
             .iter()
@@ -441,5 +440,95 @@ impl Mapped {
             self.damaged.store(true, Ordering::Relaxed);
             &[]
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{Hole, MatchSite};
+
+    fn entry(i: usize, template: Template) -> MatchEntry {
+        MatchEntry {
+            id: format!("{i:016x}"),
+            repo: "crate:demo".into(),
+            revision: "1.0.0".into(),
+            snapshot_id: 1,
+            kind: Kind::Panic,
+            template,
+            item_path: "demo::f".into(),
+            sites: vec![MatchSite {
+                path: "src/lib.rs".into(),
+                line: i as u32 + 1,
+                end_line: i as u32 + 1,
+                report_line: i as u32 + 1,
+                report_column: 5,
+                reported_at_caller: false,
+                is_test: false,
+            }],
+        }
+    }
+
+    fn demo() -> Index {
+        let mut errors = Vec::new();
+        for i in 0..200 {
+            let mut t = Template::literal(format!("widget number{i} failed to frobnicate the gizmo "));
+            t.push_hole(Hole {
+                arg: "why".into(),
+                spec: String::new(),
+            });
+            errors.push(entry(i, t));
+        }
+        Index::build(errors, Vec::new())
+    }
+
+    const KEY: Key = Key {
+        catalogue: 1,
+        snapshots: 2,
+    };
+
+    #[test]
+    fn opened_answers_as_built_and_other_keys_are_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.xidx");
+        let built = demo();
+        built.save(&path, &KEY).unwrap();
+        let opened = Index::open(&path, &KEY).unwrap();
+        assert_eq!((opened.len(), opened.templates()), (built.len(), built.templates()));
+        for q in [
+            "widget number7 failed to frobnicate the gizmo: out of cheese",
+            "thread 'main' panicked at src/lib.rs:8:5:\nwidget number7 failed",
+            "nothing of the kind",
+        ] {
+            assert_eq!(opened.explain(q), built.explain(q), "{q}");
+        }
+        assert!(!opened.damaged());
+        let other = Key {
+            snapshots: 3,
+            ..KEY
+        };
+        assert!(matches!(Index::open(&path, &other), Err(OpenError::Stale)));
+        assert!(matches!(opened.save(&path, &KEY), Err(crate::persist::SaveError::NotBuilt)));
+    }
+
+    #[test]
+    fn a_damaged_record_marks_the_index_damaged_without_panicking() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.xidx");
+        demo().save(&path, &KEY).unwrap();
+        let Store::Mapped(m) = Index::open(&path, &KEY).unwrap().store else {
+            unreachable!("opened indexes are mapped")
+        };
+        let entries = m.sections[Section::EntryData.index()].clone();
+        drop(m);
+        let mut bytes = std::fs::read(&path).unwrap();
+        for at in entries.step_by(BLOCK / 2) {
+            bytes[at] ^= 0xff;
+        }
+        std::fs::write(&path, &bytes).unwrap();
+        let opened = Index::open(&path, &KEY).unwrap();
+        let x = opened.explain("widget number7 failed to frobnicate the gizmo: out of cheese");
+        assert!(opened.damaged());
+        assert!(!x.matched());
     }
 }
