@@ -417,7 +417,9 @@ impl Index {
                 out.extend(p.iter().map(|&pid| (pid, weight)));
             }
         }
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        // By pattern, then weight (positive floats order as their bits): the
+        // same order, and so the same sums, whatever the words' order.
+        out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
         let query: std::collections::HashSet<u64> =
             query_words.iter().map(|w| word_hash(w)).collect();
         let mut complete = Vec::new();
