@@ -5,7 +5,12 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
-const SOURCES: [&str; 4] = ["src/index.rs", "src/pattern.rs", "src/persist", "../model/src"];
+const SOURCES: [&str; 4] = [
+    "src/index.rs",
+    "src/pattern.rs",
+    "src/persist",
+    "../model/src",
+];
 
 fn main() {
     let mut files = Vec::new();

@@ -47,11 +47,21 @@ fn queries() -> Vec<String> {
 
 /// The index built in memory from the catalogue, as before persistence.
 fn in_memory(db: &Path) -> Index {
-    Index::from_data(Catalog::open_read_only(db).unwrap().match_data(None).unwrap())
+    Index::from_data(
+        Catalog::open_read_only(db)
+            .unwrap()
+            .match_data(None)
+            .unwrap(),
+    )
 }
 
 fn built(db: &Path) -> &'static str {
-    Db::open_existing(db).unwrap().matcher(None).unwrap().info().built
+    Db::open_existing(db)
+        .unwrap()
+        .matcher(None)
+        .unwrap()
+        .info()
+        .built
 }
 
 /// Answers of the catalogue's matcher and of `memory` agree on `queries`.
@@ -113,7 +123,12 @@ fn persisted_index_answers_as_the_in_memory_one_and_is_rebuilt_when_unusable() {
 
     // A damaged block in the body is found when a query reads it: that
     // query is answered from an index rebuilt from the catalogue.
-    for at in [good.len() / 3, good.len() / 2, good.len() * 3 / 4, good.len() - 10] {
+    for at in [
+        good.len() / 3,
+        good.len() / 2,
+        good.len() * 3 / 4,
+        good.len() - 10,
+    ] {
         let mut bytes = good.clone();
         bytes[at] ^= 0x55;
         std::fs::write(&file, &bytes).unwrap();

@@ -48,11 +48,41 @@ fn main() {
     let index = Index::from_data(catalog.match_data(None).expect("catalogue reads"));
     let dir = tempfile::tempdir().expect("a temporary folder");
     let persisted = args.iter().any(|a| a == "--persisted").then(|| {
-        let (file, key) = (dir.path().join("c.xidx"), errdex_match::Key::new(db, "corpus"));
+        let (file, key) = (
+            dir.path().join("c.xidx"),
+            errdex_match::Key::new(db, "corpus"),
+        );
         index.save(&file, &key).expect("the index saves");
         Index::open(&file, &key).expect("the index opens")
     });
     let mut differing = 0;
+    if let Some(p) = &persisted {
+        let inputs: Vec<String> = std::fs::read_to_string(cases)
+            .expect("cases")
+            .lines()
+            .map(|l| {
+                let c: Value = serde_json::from_str(l).expect("case");
+                c["input"].as_str().unwrap_or("").to_string()
+            })
+            .collect();
+        for (what, ix) in [
+            ("in-memory", &index),
+            ("persisted", p),
+            ("in-memory", &index),
+            ("persisted", p),
+        ] {
+            let t = std::time::Instant::now();
+            for _ in 0..5 {
+                for q in &inputs {
+                    std::hint::black_box(ix.explain(q));
+                }
+            }
+            eprintln!(
+                "TIMING {what}: {:.3} ms per query",
+                t.elapsed().as_secs_f64() * 1e3 / (5 * inputs.len()) as f64
+            );
+        }
+    }
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     // The chains' top lines are the programs' own context (`Error: ctx`):
     // no indexed site wrote them.

@@ -932,9 +932,7 @@ impl Index {
     /// Whether a target's template begins with a hole.
     fn starts_with_hole(&self, t: Target) -> bool {
         match t {
-            Target::Site(e, _) => {
-                self.pattern(self.entry(e).pattern).starts_with_hole()
-            }
+            Target::Site(e, _) => self.pattern(self.entry(e).pattern).starts_with_hole(),
             Target::Literal(_) => false,
         }
     }
@@ -1043,7 +1041,8 @@ impl Index {
         }
         let evidence = c.evidence.to_vec();
         let captures = match (target, &c.found) {
-            (Target::Site(entry, _), Some(f)) => self.pattern(self.entry(entry).pattern)
+            (Target::Site(entry, _), Some(f)) => self
+                .pattern(self.entry(entry).pattern)
                 .captures(f, &norm)
                 .into_iter()
                 .map(|k| Captured {

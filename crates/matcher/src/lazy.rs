@@ -24,8 +24,8 @@ impl<T> LazyTable<T> {
     /// Slot `i`, made by `make` if it is still empty. `i` must be below the
     /// table's length.
     pub fn get_or(&self, i: usize, make: impl FnOnce() -> T) -> &T {
-        let chunk = self.chunks[i / CHUNK]
-            .get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+        let chunk =
+            self.chunks[i / CHUNK].get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
         chunk[i % CHUNK].get_or_init(make)
     }
 }
@@ -38,8 +38,20 @@ mod tests {
     fn slots_are_made_once() {
         let t = LazyTable::new(CHUNK * 2 + 3);
         let mut made = 0;
-        assert_eq!(*t.get_or(CHUNK * 2 + 2, || { made += 1; 7 }), 7);
-        assert_eq!(*t.get_or(CHUNK * 2 + 2, || { made += 1; 8 }), 7);
+        assert_eq!(
+            *t.get_or(CHUNK * 2 + 2, || {
+                made += 1;
+                7
+            }),
+            7
+        );
+        assert_eq!(
+            *t.get_or(CHUNK * 2 + 2, || {
+                made += 1;
+                8
+            }),
+            7
+        );
         assert_eq!(*t.get_or(0, || 1), 1);
         assert_eq!(made, 1);
     }

@@ -173,8 +173,14 @@ mod tests {
             crc: 6,
         };
         assert_eq!(Header::read(&h.write()), h);
-        assert_eq!(h.body_start(), Some((64 + 16 * 16 + 20usize).next_multiple_of(8)));
-        assert_eq!(Section::ALL.iter().position(|s| *s == Section::Meta), Some(15));
+        assert_eq!(
+            h.body_start(),
+            Some((64 + 16 * 16 + 20usize).next_multiple_of(8))
+        );
+        assert_eq!(
+            Section::ALL.iter().position(|s| *s == Section::Meta),
+            Some(15)
+        );
         assert_eq!(Section::Meta.index(), 15);
     }
 }

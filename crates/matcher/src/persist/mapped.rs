@@ -288,7 +288,10 @@ impl Mapped {
                 continue;
             }
             if !block_ok(&self.map, self.body, self.block_sums, b) {
-                tracing::warn!(block = b, "a block of the persisted explain index is damaged");
+                tracing::warn!(
+                    block = b,
+                    "a block of the persisted explain index is damaged"
+                );
                 self.damaged.store(true, Ordering::Relaxed);
                 return None;
             }
@@ -472,7 +475,8 @@ mod tests {
     fn demo() -> Index {
         let mut errors = Vec::new();
         for i in 0..200 {
-            let mut t = Template::literal(format!("widget number{i} failed to frobnicate the gizmo "));
+            let mut t =
+                Template::literal(format!("widget number{i} failed to frobnicate the gizmo "));
             t.push_hole(Hole {
                 arg: "why".into(),
                 spec: String::new(),
@@ -494,7 +498,10 @@ mod tests {
         let built = demo();
         built.save(&path, &KEY).unwrap();
         let opened = Index::open(&path, &KEY).unwrap();
-        assert_eq!((opened.len(), opened.templates()), (built.len(), built.templates()));
+        assert_eq!(
+            (opened.len(), opened.templates()),
+            (built.len(), built.templates())
+        );
         for q in [
             "widget number7 failed to frobnicate the gizmo: out of cheese",
             "thread 'main' panicked at src/lib.rs:8:5:\nwidget number7 failed",
@@ -508,7 +515,10 @@ mod tests {
             ..KEY
         };
         assert!(matches!(Index::open(&path, &other), Err(OpenError::Stale)));
-        assert!(matches!(opened.save(&path, &KEY), Err(crate::persist::SaveError::NotBuilt)));
+        assert!(matches!(
+            opened.save(&path, &KEY),
+            Err(crate::persist::SaveError::NotBuilt)
+        ));
     }
 
     #[test]

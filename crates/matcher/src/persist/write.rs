@@ -58,7 +58,9 @@ pub(crate) fn line_key(file: &str, line: u32) -> Vec<u8> {
 }
 
 /// Lists of u32 laid out flat, with the u64 offset of each list.
-fn flat<T: Copy + bytemuck::Pod>(lists: impl Iterator<Item = impl AsRef<[T]>>) -> (Vec<u64>, Vec<T>) {
+fn flat<T: Copy + bytemuck::Pod>(
+    lists: impl Iterator<Item = impl AsRef<[T]>>,
+) -> (Vec<u64>, Vec<T>) {
     let mut offs = vec![0u64];
     let mut all = Vec::new();
     for l in lists {
@@ -73,7 +75,10 @@ fn body(b: &Built, index: &Index) -> Body {
     let mut body = Body::default();
     let mut words: Vec<(&String, &Vec<u32>)> = b.words.iter().collect();
     words.sort_by(|x, y| x.0.cmp(y.0));
-    body.section(Section::Words, &ordinals(words.iter().map(|w| w.0.as_bytes())));
+    body.section(
+        Section::Words,
+        &ordinals(words.iter().map(|w| w.0.as_bytes())),
+    );
     let (offs, postings) = flat(words.iter().map(|w| w.1));
     body.section(Section::PostingOffsets, bytemuck::cast_slice(&offs));
     body.section(Section::Postings, bytemuck::cast_slice(&postings));
@@ -107,7 +112,10 @@ fn body(b: &Built, index: &Index) -> Body {
         .map(|((f, l), sites)| (line_key(file_name(f), *l), sites))
         .collect();
     lines.sort_by(|x, y| x.0.cmp(&y.0));
-    body.section(Section::Lines, &ordinals(lines.iter().map(|l| l.0.as_slice())));
+    body.section(
+        Section::Lines,
+        &ordinals(lines.iter().map(|l| l.0.as_slice())),
+    );
     let (offs, sites) = flat(lines.iter().map(|l| l.1));
     body.section(Section::LineOffsets, bytemuck::cast_slice(&offs));
     body.section(Section::LineSites, bytemuck::cast_slice(&sites));
