@@ -68,7 +68,7 @@ pub(crate) struct Built {
 /// and decoded on demand.
 pub(crate) enum Store {
     Built(Built),
-    Mapped(Mapped),
+    Mapped(Box<Mapped>),
 }
 
 /// The index. Built once, or opened from its file; shared by every query

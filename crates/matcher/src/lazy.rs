@@ -10,8 +10,11 @@ const CHUNK: usize = 256;
 /// `len` slots, each filled once by the first caller that needs it. Slots
 /// hold their value in place (one pointer less to follow per read).
 pub(crate) struct LazyTable<T> {
-    chunks: Box<[OnceLock<Box<[OnceLock<T>]>>]>,
+    chunks: Box<[OnceLock<Chunk<T>>]>,
 }
+
+/// [`CHUNK`] slots, allocated together.
+type Chunk<T> = Box<[OnceLock<T>]>;
 
 impl<T> LazyTable<T> {
     /// A table of `len` empty slots (nothing is allocated per slot yet).

@@ -135,7 +135,7 @@ impl Index {
             meta.literals as usize,
         ])?;
         let index = Index {
-            store: Store::Mapped(mapped),
+            store: Store::Mapped(Box::new(mapped)),
             snapshots,
             deps: HashMap::new(),
             dependents: HashMap::new(),
