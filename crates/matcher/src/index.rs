@@ -67,7 +67,7 @@ pub(crate) struct Built {
 /// Where the index's data is: built in memory, or a persisted file mapped
 /// and decoded on demand.
 pub(crate) enum Store {
-    Built(Built),
+    Built(Box<Built>),
     Mapped(Box<Mapped>),
 }
 
@@ -272,7 +272,7 @@ impl Index {
             }
         }
         Index {
-            store: Store::Built(Built {
+            store: Store::Built(Box::new(Built {
                 entries,
                 compiled,
                 literals,
@@ -280,7 +280,7 @@ impl Index {
                 anchors,
                 pattern_words,
                 by_line,
-            }),
+            })),
             snapshots,
             deps: HashMap::new(),
             dependents: HashMap::new(),

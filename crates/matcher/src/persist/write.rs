@@ -171,9 +171,13 @@ impl Index {
         let start = header.body_start().expect("a written header has a body");
         let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
         let dir = dir.unwrap_or(Path::new("."));
-        let mut tmp = tempfile::Builder::new()
-            .prefix(".errdex-xidx-")
-            .tempfile_in(dir)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".errdex-xidx-");
+        // Readable by whoever may read the catalogue (a temporary file is
+        // private by default).
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+        let mut tmp = builder.tempfile_in(dir)?;
         {
             let mut w = std::io::BufWriter::new(tmp.as_file_mut());
             w.write_all(&header.write())?;
