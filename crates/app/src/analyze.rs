@@ -77,7 +77,7 @@ pub fn analyze(
     if let Some(e) = &endpoint {
         errdex_analyze::llm::reachable(e).map_err(AppError::input)?;
     }
-    let Db { catalog } = Db::open(db)?;
+    let Db { catalog, .. } = Db::open(db)?;
     let started = Instant::now();
     let work = work(&catalog, target)?;
     let model_name = endpoint

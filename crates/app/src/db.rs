@@ -10,6 +10,8 @@ pub use errdex_catalog::{ErrorSummary, RepoSummary};
 /// An open catalogue.
 pub struct Db {
     pub(crate) catalog: Catalog,
+    /// Where the catalogue lives.
+    pub(crate) location: Location,
 }
 
 impl Db {
@@ -17,6 +19,7 @@ impl Db {
     pub fn open(location: &Location) -> Result<Db> {
         Ok(Db {
             catalog: Catalog::open(location)?,
+            location: location.clone(),
         })
     }
 
@@ -25,6 +28,7 @@ impl Db {
         check_exists(location)?;
         Ok(Db {
             catalog: Catalog::open_read_only(location)?,
+            location: location.clone(),
         })
     }
 

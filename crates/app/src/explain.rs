@@ -1,11 +1,14 @@
 //! `explain`: pasted output read within its limit, the matcher's index
-//! built from the catalogue (optionally restricted to a lock file's
+//! (the catalogue's persisted one, or one built for a lock file's
 //! versions), and the explain record.
 
+use crate::explain_index::Obtained;
 use crate::{AppError, Db, Result};
+use errdex_catalog::Location;
 use errdex_match::{input, Explanation, Index, Match, Message};
 use serde::{Serialize, Serializer};
 use std::path::Path;
+use std::sync::OnceLock;
 use std::time::Instant;
 
 /// Pasted output, decoded.
@@ -30,13 +33,14 @@ pub fn read_pasted(bytes: &[u8]) -> Result<Pasted> {
 /// How the index was made (part of the explain record).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct IndexInfo {
-    /// Always rebuilt from the catalogue at start-up.
+    /// `from its file` (the persisted index, mapped), `from the catalogue`
+    /// (rebuilt, and saved for the next start) or `for the lock file`.
     pub built: &'static str,
-    /// Distinct compiled templates.
+    /// Distinct templates.
     pub templates: usize,
     /// (error, snapshot) entries.
     pub entries: usize,
-    /// Milliseconds the build took.
+    /// Milliseconds the index took to open or build.
     pub build_ms: f64,
 }
 
@@ -44,6 +48,10 @@ pub struct IndexInfo {
 pub struct Matcher {
     index: Index,
     info: IndexInfo,
+    /// The catalogue a persisted index was opened for: a query that finds
+    /// the file damaged is answered again from an index rebuilt from it.
+    catalogue: Option<Location>,
+    rebuilt: OnceLock<Index>,
 }
 
 /// The `(repo, revision)` pairs of a lock file's packages, as `index lock:`
@@ -57,18 +65,33 @@ pub struct Locked {
 }
 
 impl Db {
-    /// Builds the matcher's index from every snapshot (or only `only`'s
-    /// `(repo, revision)` pairs).
+    /// The matcher's index over every snapshot (the persisted one, rebuilt
+    /// first when the catalogue changed), or built for only `only`'s
+    /// `(repo, revision)` pairs.
     pub fn matcher(&self, only: Option<&[(String, String)]>) -> Result<Matcher> {
         let started = Instant::now();
-        let index = Index::from_data(self.catalog.match_data(only)?);
+        let (index, built) = match only {
+            Some(_) => (
+                Index::from_data(self.catalog.match_data(only)?),
+                "for the lock file",
+            ),
+            None => match self.explain_index()? {
+                (index, Obtained::Opened) => (index, "from its file"),
+                (index, Obtained::Rebuilt) => (index, "from the catalogue"),
+            },
+        };
         let info = IndexInfo {
-            built: "at start-up from the catalogue",
+            built,
             templates: index.templates(),
             entries: index.len(),
             build_ms: (started.elapsed().as_secs_f64() * 1e4).round() / 10.0,
         };
-        Ok(Matcher { index, info })
+        Ok(Matcher {
+            index,
+            info,
+            catalogue: only.is_none().then(|| self.location.clone()),
+            rebuilt: OnceLock::new(),
+        })
     }
 
     /// The packages of a lock file as the catalogue names them: `crate:NAME`
@@ -111,13 +134,29 @@ impl Matcher {
         &self.info
     }
 
-    /// Explains pasted output: the explain record.
-    pub fn explain(&self, text: &str) -> ExplainRecord {
-        ExplainRecord {
-            explanation: self.index.explain(text),
+    /// Explains pasted output: the explain record. When the persisted
+    /// index turns out damaged where the query read it, the index is
+    /// rebuilt from the catalogue (and saved) and the query answered again.
+    pub fn explain(&self, text: &str) -> Result<ExplainRecord> {
+        let record = |explanation| ExplainRecord {
+            explanation,
             index: self.info.clone(),
             urls: None,
+        };
+        if let Some(index) = self.rebuilt.get() {
+            return Ok(record(index.explain(text)));
         }
+        let explanation = self.index.explain(text);
+        let Some(catalogue) = self.catalogue.as_ref().filter(|_| self.index.damaged()) else {
+            return Ok(record(explanation));
+        };
+        tracing::warn!(
+            catalogue = %catalogue,
+            "the persisted explain index is damaged: rebuilding it from the catalogue"
+        );
+        let index = Db::open_existing(catalogue)?.rebuild_explain_index()?;
+        let index = self.rebuilt.get_or_init(|| index);
+        Ok(record(index.explain(text)))
     }
 }
 

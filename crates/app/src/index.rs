@@ -2,7 +2,7 @@
 //! unchanged files), trace its messages through git history, and store it
 //! as one snapshot; a lock file's packages one by one.
 
-use crate::{AppError, Event, Progress, Result};
+use crate::{AppError, Db, Event, Progress, Result};
 use errdex_catalog::{Catalog, Location, SnapshotInput, WriteSummary};
 use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
 use errdex_model::{ErrorId, Origin};
@@ -229,7 +229,24 @@ pub fn index(
         )?;
         done(Indexed::Snapshot(summary));
     }
+    if catalog.take().is_some() {
+        refresh_explain_index(db);
+    }
     Ok(())
+}
+
+/// Rebuilds a SQLite catalogue's persisted explain index after snapshots
+/// were written, so that the next `explain` maps it instead of rebuilding
+/// it (a failure here only means that `explain` will rebuild it). A
+/// PostgreSQL catalogue's is left to the node that next reads it: a pool of
+/// workers would otherwise each rebuild it after every crate.
+fn refresh_explain_index(db: &Location) {
+    if matches!(db, Location::Postgres(_)) {
+        return;
+    }
+    if let Err(e) = Db::open(db).and_then(|d| d.refresh_explain_index()) {
+        tracing::warn!("the explain index was not refreshed: {e}");
+    }
 }
 
 fn load(spec: &SourceSpec, extractor: &RustExtractor, progress: &dyn Progress) -> Result<Snapshot> {

@@ -10,6 +10,7 @@ pub mod analyze;
 mod db;
 mod error;
 pub mod explain;
+mod explain_index;
 pub mod index;
 pub mod record;
 pub mod worker;

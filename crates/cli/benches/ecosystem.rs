@@ -45,7 +45,9 @@ fn spawn_worker(db: &str, concurrency: usize) -> Child {
 /// A fresh database on the bench server; its URL.
 fn fresh_pg(admin: &str, name: &str) -> String {
     let cfg: postgres::Config = admin.parse().expect("a PostgreSQL URL");
-    let mut c = cfg.connect(postgres::NoTls).expect("the bench server answers");
+    let mut c = cfg
+        .connect(postgres::NoTls)
+        .expect("the bench server answers");
     c.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
         .unwrap();
     c.batch_execute(&format!("CREATE DATABASE {name}")).unwrap();
@@ -74,20 +76,22 @@ fn file_size(p: &Path) -> u64 {
 /// Messages a user could paste: the library templates of the catalogue
 /// with every hole filled.
 fn messages(db: &str, n: usize) -> Vec<String> {
-    let list: serde_json::Value =
-        serde_json::from_str(&ok({
-            let mut c = errdex(db);
-            c.args(["list", "--json"]);
-            c
-        }))
-        .unwrap();
+    let list: serde_json::Value = serde_json::from_str(&ok({
+        let mut c = errdex(db);
+        c.args(["list", "--json"]);
+        c
+    }))
+    .unwrap();
     let hole = regex::Regex::new(r"\{[^{}]*\}").unwrap();
     let mut out: Vec<String> = list
         .as_array()
         .unwrap()
         .iter()
         .filter(|e| e["is_test"] == false)
-        .map(|e| hole.replace_all(e["template"].as_str().unwrap(), "7").into_owned())
+        .map(|e| {
+            hole.replace_all(e["template"].as_str().unwrap(), "7")
+                .into_owned()
+        })
         .filter(|m| m.split_whitespace().count() >= 3)
         .collect();
     out.sort();
@@ -112,7 +116,7 @@ fn explain_latency(db: &str, msgs: &[String]) -> Latency {
     let mut found = 0;
     for m in msgs {
         let t = Instant::now();
-        let r = matcher.explain(m);
+        let r = matcher.explain(m).expect("explained");
         times.push(t.elapsed().as_secs_f64() * 1e3);
         found += usize::from(r.explanation.matched());
     }

@@ -3,8 +3,12 @@
 //! `matches[0]` (top-1) and `matches[0..3]` (top-3) against any truth
 //! entry, ±3 lines. For development; `score.py` stays the measure.
 //!
+//! With `--persisted`, the answers come from the index saved to a file and
+//! opened again (mapped, decoded on demand), and each is checked against
+//! the in-memory index's.
+//!
 //! ```sh
-//! cargo run --release -p errdex-match --example corpus -- DB CASES.jsonl [--show ID]...
+//! cargo run --release -p errdex-match --example corpus -- DB CASES.jsonl [--persisted] [--show ID]...
 //! ```
 
 use errdex_catalog::Catalog;
@@ -43,6 +47,43 @@ fn main() {
     let catalog =
         Catalog::open_read_only(&std::path::Path::new(db).into()).expect("catalogue opens");
     let index = Index::from_data(catalog.match_data(None).expect("catalogue reads"));
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let persisted = args.iter().any(|a| a == "--persisted").then(|| {
+        let (file, key) = (
+            dir.path().join("c.xidx"),
+            errdex_match::Key::new(db, "corpus"),
+        );
+        index.save(&file, &key).expect("the index saves");
+        Index::open(&file, &key).expect("the index opens")
+    });
+    let mut differing = 0;
+    if let Some(p) = &persisted {
+        let inputs: Vec<String> = std::fs::read_to_string(cases)
+            .expect("cases")
+            .lines()
+            .map(|l| {
+                let c: Value = serde_json::from_str(l).expect("case");
+                c["input"].as_str().unwrap_or("").to_string()
+            })
+            .collect();
+        for (what, ix) in [
+            ("in-memory", &index),
+            ("persisted", p),
+            ("in-memory", &index),
+            ("persisted", p),
+        ] {
+            let t = std::time::Instant::now();
+            for _ in 0..5 {
+                for q in &inputs {
+                    std::hint::black_box(ix.explain(q));
+                }
+            }
+            eprintln!(
+                "TIMING {what}: {:.3} ms per query",
+                t.elapsed().as_secs_f64() * 1e3 / (5 * inputs.len()) as f64
+            );
+        }
+    }
     let mut per: BTreeMap<String, [usize; 3]> = BTreeMap::new();
     // The chains' top lines are the programs' own context (`Error: ctx`):
     // no indexed site wrote them.
@@ -51,7 +92,16 @@ fn main() {
     for line in std::fs::read_to_string(cases).expect("cases").lines() {
         let c: Value = serde_json::from_str(line).expect("case");
         let id = c["id"].as_str().unwrap_or("");
-        let x = index.explain(c["input"].as_str().unwrap_or(""));
+        let input = c["input"].as_str().unwrap_or("");
+        let x = index.explain(input);
+        let x = match &persisted {
+            Some(p) => {
+                let y = p.explain(input);
+                differing += usize::from(y != x);
+                y
+            }
+            None => x,
+        };
         let v = serde_json::to_value(&x).expect("serialises");
         let ms = v["matches"].as_array().cloned().unwrap_or_default();
         let truth = c["truth"].as_array().cloned().unwrap_or_default();
@@ -105,6 +155,9 @@ fn main() {
         println!("  {m}");
     }
     println!("context lines left unexplained: {context_left}/{context}");
+    if persisted.is_some() {
+        println!("persisted index: {differing} answers differ from the in-memory index's");
+    }
     println!(
         "top1={:.3} top3={:.3} n={n}",
         a as f64 / n as f64,

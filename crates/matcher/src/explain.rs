@@ -709,11 +709,11 @@ impl Index {
         let Target::Site(e, _) = *t else {
             return false;
         };
-        let pattern = self.entries[e as usize].pattern;
+        let pattern = self.entry(e).pattern;
         let snapshot = self.snapshot_of(*t);
         ranked.iter().enumerate().any(|(j, (t2, c2))| {
             j != i
-                && matches!(*t2, Target::Site(e2, _) if self.entries[e2 as usize].pattern == pattern)
+                && matches!(*t2, Target::Site(e2, _) if self.entry(e2).pattern == pattern)
                 && self.snapshot_of(*t2) == snapshot
                 && c2.text == c.text
         })
@@ -725,14 +725,14 @@ impl Index {
     fn default_definition(&self, ranked: &[(Target, Candidate)], chosen: usize) -> Option<usize> {
         let is_default = |t: &Target| match *t {
             Target::Site(e, _) => {
-                let e = &self.entries[e as usize].error;
+                let e = &self.entry(e).error;
                 errdex_model::is_serde_default(e.kind, &e.item_path)
             }
             Target::Literal(_) => false,
         };
         let top = ranked.get(chosen)?;
         let top_is_call = matches!(top.0, Target::Site(e, _)
-            if self.entries[e as usize].error.kind == Kind::SerdeCustom);
+            if self.entry(e).error.kind == Kind::SerdeCustom);
         if !top_is_call || is_default(&top.0) {
             return None;
         }
@@ -762,7 +762,8 @@ impl Index {
         for (i, (t, c)) in ranked.iter().enumerate().take(MAX_CHOICE_SCAN) {
             // Templates alike but for their holes' names count once.
             let key = match t {
-                Target::Site(e, _) => self.patterns[self.entries[*e as usize].pattern]
+                Target::Site(e, _) => self
+                    .pattern(self.entry(*e).pattern)
                     .literals()
                     .collect::<Vec<_>>()
                     .join("\u{0}"),
@@ -831,13 +832,13 @@ impl Index {
             return Some(c.text * norm.chars().count() as f64 * 0.5);
         };
         let pattern = match t {
-            Target::Site(entry, _) => Some(self.entries[entry as usize].pattern),
+            Target::Site(entry, _) => Some(self.entry(entry).pattern),
             Target::Literal(_) => None,
         };
         let mut total = match (t, pattern) {
-            (Target::Site(..), Some(p)) => self.patterns[p].literal_weight(),
+            (Target::Site(..), Some(p)) => self.pattern(p).literal_weight(),
             (Target::Literal(l), _) => {
-                let l = &self.literals[l as usize];
+                let l = &self.literal(l);
                 let weight = if l.is_test || is_test_path(&l.path) {
                     TEST_LITERAL_WEIGHT
                 } else {
@@ -854,7 +855,7 @@ impl Index {
             return (!lead_must_explain).then_some(total);
         }
         let snapshot = self.snapshot_of(t);
-        let pattern = &self.patterns[self.entries[entry as usize].pattern];
+        let pattern = self.pattern(self.entry(entry).pattern);
         let caps = pattern.captures(f, norm);
         let n = caps.len();
         for (ci, cap) in caps.into_iter().enumerate() {
@@ -923,17 +924,15 @@ impl Index {
     /// The repo slug of a target.
     fn repo_of(&self, t: Target) -> &str {
         match t {
-            Target::Site(e, _) => &self.entries[e as usize].error.repo,
-            Target::Literal(l) => &self.literals[l as usize].repo,
+            Target::Site(e, _) => &self.entry(e).error.repo,
+            Target::Literal(l) => &self.literal(l).repo,
         }
     }
 
     /// Whether a target's template begins with a hole.
     fn starts_with_hole(&self, t: Target) -> bool {
         match t {
-            Target::Site(e, _) => {
-                self.patterns[self.entries[e as usize].pattern].starts_with_hole()
-            }
+            Target::Site(e, _) => self.pattern(self.entry(e).pattern).starts_with_hole(),
             Target::Literal(_) => false,
         }
     }
@@ -941,8 +940,8 @@ impl Index {
     /// The snapshot row of a target.
     fn snapshot_of(&self, t: Target) -> i64 {
         match t {
-            Target::Site(e, _) => self.entries[e as usize].error.snapshot_id,
-            Target::Literal(l) => self.literals[l as usize].snapshot_id,
+            Target::Site(e, _) => self.entry(e).error.snapshot_id,
+            Target::Literal(l) => self.literal(l).snapshot_id,
         }
     }
 
@@ -984,12 +983,10 @@ impl Index {
                 .snapshots
                 .contains_key(&(format!("crate:{}", r.name), r.version.clone())),
             None => self
-                .by_line
-                .get(&(file_name(&loc.path).to_string(), loc.line))
-                .into_iter()
-                .flatten()
-                .any(|&(e, s)| {
-                    let e = &self.entries[e as usize].error;
+                .sites_at(file_name(&loc.path), loc.line)
+                .iter()
+                .any(|&[e, s]| {
+                    let e = &self.entry(e).error;
                     path_agrees(loc, &e.repo, &e.revision, &e.sites[s as usize].path).0
                 }),
         }
@@ -1044,8 +1041,8 @@ impl Index {
         }
         let evidence = c.evidence.to_vec();
         let captures = match (target, &c.found) {
-            (Target::Site(entry, _), Some(f)) => self.patterns
-                [self.entries[entry as usize].pattern]
+            (Target::Site(entry, _), Some(f)) => self
+                .pattern(self.entry(entry).pattern)
                 .captures(f, &norm)
                 .into_iter()
                 .map(|k| Captured {
@@ -1058,7 +1055,7 @@ impl Index {
         let (error_id, repo, revision, path, line, end_line, kind, template, snapshot_id) =
             match target {
                 Target::Site(entry, site) => {
-                    let e = &self.entries[entry as usize];
+                    let e = self.entry(entry);
                     let s = &e.error.sites[site as usize];
                     (
                         Some(e.error.id.clone()),
@@ -1073,7 +1070,7 @@ impl Index {
                     )
                 }
                 Target::Literal(l) => {
-                    let l = &self.literals[l as usize];
+                    let l = &self.literal(l);
                     (
                         None,
                         l.repo.clone(),
@@ -1113,11 +1110,11 @@ impl Index {
     fn place(&self, t: Target) -> (&str, &str, u32) {
         match t {
             Target::Site(e, s) => {
-                let e = &self.entries[e as usize].error;
+                let e = &self.entry(e).error;
                 (&e.repo, &e.sites[s as usize].path, e.sites[s as usize].line)
             }
             Target::Literal(l) => {
-                let l = &self.literals[l as usize];
+                let l = &self.literal(l);
                 (&l.repo, &l.path, l.line)
             }
         }
@@ -1140,13 +1137,8 @@ impl Index {
         let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
         let framed = frames.iter().take(16).map(|l| (l, 0.6, Evidence::Frame));
         for (loc, weight, ev) in located.chain(framed) {
-            for &(entry, site) in self
-                .by_line
-                .get(&(file_name(&loc.path).to_string(), loc.line))
-                .into_iter()
-                .flatten()
-            {
-                let e = &self.entries[entry as usize];
+            for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line) {
+                let e = self.entry(entry);
                 let s = &e.error.sites[site as usize];
                 let (agrees, version) = path_agrees(loc, &e.error.repo, &e.error.revision, &s.path);
                 if !agrees {
@@ -1172,7 +1164,7 @@ impl Index {
         let located_patterns: Vec<u32> = cands
             .keys()
             .filter_map(|t| match t {
-                Target::Site(entry, _) => Some(self.entries[*entry as usize].pattern as u32),
+                Target::Site(entry, _) => Some(self.entry(*entry).pattern as u32),
                 Target::Literal(_) => None,
             })
             .collect();
@@ -1184,7 +1176,7 @@ impl Index {
         let mut verdicts: Vec<(u32, Option<Found>, f64, Evidence)> = Vec::new();
         let mut unmatched = Vec::new();
         for pid in patterns {
-            let p = &self.patterns[pid as usize];
+            let p = self.pattern(pid as usize);
             if p.literal_len() == 0 {
                 continue;
             }
@@ -1210,7 +1202,7 @@ impl Index {
                 .take(MAX_RESEMBLANCE);
             let mwords: Vec<&str> = crate::pattern::words(&norm).collect();
             for pid in tries {
-                let r = self.patterns[pid as usize].resemblance_to(&mwords);
+                let r = self.pattern(pid as usize).resemblance_to(&mwords);
                 if r >= 0.4 {
                     verdicts.push((pid, None, 0.5 * r, Evidence::Resemblance));
                 }
@@ -1230,8 +1222,8 @@ impl Index {
             // Sites sharing a template score alike; beyond a few, only
             // those with location evidence can rank apart.
             let mut taken = 0;
-            for &entry in &self.by_pattern[pid as usize] {
-                let e = &self.entries[entry as usize];
+            for &entry in &self.compiled(pid).entries {
+                let e = self.entry(entry);
                 for (site, s) in e.error.sites.iter().enumerate() {
                     let key = Target::Site(entry, site as u32);
                     let seen = cands.contains_key(&key);
@@ -1262,8 +1254,8 @@ impl Index {
             if std_text {
                 continue;
             }
-            for &l in self.literals_by_pattern.get(&pid).into_iter().flatten() {
-                let lit = &self.literals[l as usize];
+            for &l in &self.compiled(pid).literals {
+                let lit = &self.literal(l);
                 let in_tests = lit.is_test || is_test_path(&lit.path);
                 let c = cands.entry(Target::Literal(l)).or_default();
                 c.text = text_score
@@ -1279,7 +1271,7 @@ impl Index {
         for (t, c) in cands.iter_mut() {
             match t {
                 Target::Site(e, s) => {
-                    let e = &self.entries[*e as usize].error;
+                    let e = &self.entry(*e).error;
                     let site = &e.sites[*s as usize];
                     c.is_test = site.is_test;
                     c.panic_mismatch = panic && !e.kind.panics();
@@ -1303,7 +1295,7 @@ impl Index {
         if !named.is_empty() {
             for (t, c) in cands.iter_mut() {
                 let Target::Site(e, _) = t else { continue };
-                let e = &self.entries[*e as usize].error;
+                let e = &self.entry(*e).error;
                 if c.text > 0.0 && named.iter().any(|(k, path)| in_function(e, k, path)) {
                     c.evidence.push(Evidence::Frame);
                     c.location = c.location.max(0.6);

@@ -4,6 +4,7 @@
 //! sites by file name and reported line for location evidence.
 
 use crate::pattern::{words, Pattern};
+use crate::persist::Mapped;
 use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
 use std::collections::HashMap;
 
@@ -37,25 +38,43 @@ pub struct Entry {
     pub pattern: usize,
 }
 
-/// The index. Built once; shared by every query (it is `Send + Sync`).
-pub struct Index {
-    pub(crate) entries: Vec<Entry>,
-    pub(crate) patterns: Vec<Pattern>,
-    /// Entries per pattern.
-    pub(crate) by_pattern: Vec<Vec<u32>>,
+/// A distinct template compiled, with the entries and free literals that
+/// print it.
+#[derive(Debug, Clone)]
+pub(crate) struct Compiled {
+    pub pattern: Pattern,
+    pub entries: Vec<u32>,
+    pub literals: Vec<u32>,
+}
+
+/// The index built in memory from the catalogue's data.
+pub(crate) struct Built {
+    pub entries: Vec<Entry>,
+    pub compiled: Vec<Compiled>,
     /// Free literals of the catalogue (the recall safety net).
-    pub(crate) literals: Vec<LiteralEntry>,
-    /// Literals per pattern.
-    pub(crate) literals_by_pattern: HashMap<u32, Vec<u32>>,
+    pub literals: Vec<LiteralEntry>,
     /// Anchor word → patterns filed under it.
-    pub(crate) words: HashMap<String, Vec<u32>>,
+    pub words: HashMap<String, Vec<u32>>,
     /// Number of anchor words of each pattern.
-    pub(crate) anchors: Vec<u8>,
+    pub anchors: Vec<u8>,
     /// Hashes of each pattern's whole words (lowercased): a message it
     /// matches contains them all, a check far cheaper than matching.
-    pub(crate) pattern_words: Vec<Box<[u64]>>,
+    pub pattern_words: Vec<Box<[u64]>>,
     /// (file name, reported line) → (entry, site index).
-    pub(crate) by_line: HashMap<(String, u32), Vec<(u32, u32)>>,
+    pub by_line: HashMap<(String, u32), Vec<[u32; 2]>>,
+}
+
+/// Where the index's data is: built in memory, or a persisted file mapped
+/// and decoded on demand.
+pub(crate) enum Store {
+    Built(Box<Built>),
+    Mapped(Box<Mapped>),
+}
+
+/// The index. Built once, or opened from its file; shared by every query
+/// (it is `Send + Sync`).
+pub struct Index {
+    pub(crate) store: Store,
     /// (repo, revision) → snapshot row id, for locations in indexed code.
     pub(crate) snapshots: HashMap<(String, String), i64>,
     /// Snapshot row id → the crates it depends on, where known.
@@ -65,7 +84,7 @@ pub struct Index {
 }
 
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
-fn has_debug_suffix(kind: Kind) -> bool {
+pub(crate) fn has_debug_suffix(kind: Kind) -> bool {
     matches!(kind, Kind::Expect | Kind::ExpectErr)
 }
 
@@ -139,14 +158,10 @@ fn is_std_shape(template: &str) -> bool {
 /// How `Debug` opens `Option`'s and `Result`'s variants around a value.
 pub(crate) const STD_WRAPPERS: [&str; 3] = ["Some(", "Ok(", "Err("];
 
-/// A word's hash, for the cheap all-words check.
+/// A word's hash, for the cheap all-words check (the same in every
+/// process: a persisted index holds them).
 pub(crate) fn word_hash(w: &str) -> u64 {
-    use std::hash::{BuildHasher, Hasher};
-    static STATE: std::sync::OnceLock<std::collections::hash_map::RandomState> =
-        std::sync::OnceLock::new();
-    let mut h = STATE.get_or_init(Default::default).build_hasher();
-    h.write(w.as_bytes());
-    h.finish()
+    xxhash_rust::xxh3::xxh3_64(w.as_bytes())
 }
 
 /// The file name of a path.
@@ -164,10 +179,19 @@ impl Index {
     /// Builds the index from catalogue entries and free literals.
     pub fn build(errors: Vec<MatchEntry>, literals: Vec<LiteralEntry>) -> Self {
         let mut pattern_ids: HashMap<(Template, bool), u32> = HashMap::new();
-        let mut patterns = Vec::new();
-        let mut by_pattern: Vec<Vec<u32>> = Vec::new();
-        let mut by_line: HashMap<(String, u32), Vec<(u32, u32)>> = HashMap::new();
+        let mut compiled: Vec<Compiled> = Vec::new();
+        let mut by_line: HashMap<(String, u32), Vec<[u32; 2]>> = HashMap::new();
         let mut snapshots: HashMap<(String, String), i64> = HashMap::new();
+        let mut add = |t: &Template, suffix: bool| {
+            *pattern_ids.entry((t.clone(), suffix)).or_insert_with(|| {
+                compiled.push(Compiled {
+                    pattern: Pattern::new(t, suffix),
+                    entries: Vec::new(),
+                    literals: Vec::new(),
+                });
+                (compiled.len() - 1) as u32
+            })
+        };
         // std's own shapes (`Some(..)`, `None`, `Ok(..)`, `Err(..)`) are
         // printed by `Option` and `Result`, whoever else declares the name.
         let errors: Vec<MatchEntry> = errors
@@ -175,23 +199,18 @@ impl Index {
             .filter(|e| !(e.kind.is_debug_shape() && is_std_shape(&e.template.to_string())))
             .collect();
         let mut entries = Vec::with_capacity(errors.len());
+        let mut filed: Vec<(u32, u32)> = Vec::with_capacity(errors.len());
         for (i, error) in errors.into_iter().enumerate() {
             snapshots
                 .entry((error.repo.clone(), error.revision.clone()))
                 .or_insert(error.snapshot_id);
-            let suffix = has_debug_suffix(error.kind);
-            let key = (error.template.clone(), suffix);
-            let pid = *pattern_ids.entry(key).or_insert_with(|| {
-                patterns.push(Pattern::new(&error.template, suffix));
-                by_pattern.push(Vec::new());
-                (patterns.len() - 1) as u32
-            });
-            by_pattern[pid as usize].push(i as u32);
+            let pid = add(&error.template, has_debug_suffix(error.kind));
+            filed.push((pid, i as u32));
             for (si, s) in error.sites.iter().enumerate() {
                 by_line
                     .entry((file_name(&s.path).to_string(), s.report_line))
                     .or_default()
-                    .push((i as u32, si as u32));
+                    .push([i as u32, si as u32]);
             }
             entries.push(Entry {
                 template_text: error.template.to_string(),
@@ -199,7 +218,7 @@ impl Index {
                 pattern: pid as usize,
             });
         }
-        let mut literals_by_pattern: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut filed_literals = Vec::new();
         for (i, l) in literals.iter().enumerate() {
             let t = literal_template(&l.text);
             // A format string of a few characters around holes (`{} or {}`)
@@ -208,19 +227,24 @@ impl Index {
             if has_hole && t.literal_len() < MIN_FORMAT_LITERAL {
                 continue;
             }
-            let pid = *pattern_ids.entry((t.clone(), false)).or_insert_with(|| {
-                patterns.push(Pattern::new(&t, false));
-                by_pattern.push(Vec::new());
-                (patterns.len() - 1) as u32
-            });
-            literals_by_pattern.entry(pid).or_default().push(i as u32);
+            filed_literals.push((add(&t, false), i as u32));
+        }
+        for (pid, e) in filed {
+            compiled[pid as usize].entries.push(e);
+        }
+        for (pid, l) in filed_literals {
+            compiled[pid as usize].literals.push(l);
         }
         // Document frequency of each word over distinct templates.
-        let lowered: Vec<Vec<String>> = patterns
+        let lowered: Vec<Vec<String>> = compiled
             .iter()
-            .map(|p| {
-                let mut w: Vec<String> =
-                    p.whole_words().into_iter().map(str::to_lowercase).collect();
+            .map(|c| {
+                let mut w: Vec<String> = c
+                    .pattern
+                    .whole_words()
+                    .into_iter()
+                    .map(str::to_lowercase)
+                    .collect();
                 w.sort();
                 w.dedup();
                 w
@@ -248,15 +272,15 @@ impl Index {
             }
         }
         Index {
-            entries,
-            patterns,
-            by_pattern,
-            literals,
-            literals_by_pattern,
-            words: index_words,
-            anchors,
-            pattern_words,
-            by_line,
+            store: Store::Built(Box::new(Built {
+                entries,
+                compiled,
+                literals,
+                words: index_words,
+                anchors,
+                pattern_words,
+                by_line,
+            })),
             snapshots,
             deps: HashMap::new(),
             dependents: HashMap::new(),
@@ -292,17 +316,88 @@ impl Index {
 
     /// Number of (error, snapshot) entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        match &self.store {
+            Store::Built(b) => b.entries.len(),
+            Store::Mapped(m) => m.entry_count(),
+        }
     }
 
     /// True when nothing is indexed.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// Number of distinct templates.
     pub fn templates(&self) -> usize {
-        self.patterns.len()
+        match &self.store {
+            Store::Built(b) => b.compiled.len(),
+            Store::Mapped(m) => m.pattern_count(),
+        }
+    }
+
+    /// Entry `e`.
+    pub(crate) fn entry(&self, e: u32) -> &Entry {
+        match &self.store {
+            Store::Built(b) => &b.entries[e as usize],
+            Store::Mapped(m) => m.entry(e),
+        }
+    }
+
+    /// Pattern `p`, compiled, with what prints it.
+    pub(crate) fn compiled(&self, p: u32) -> &Compiled {
+        match &self.store {
+            Store::Built(b) => &b.compiled[p as usize],
+            Store::Mapped(m) => m.compiled(p),
+        }
+    }
+
+    /// Pattern `p`, compiled.
+    pub(crate) fn pattern(&self, p: usize) -> &Pattern {
+        &self.compiled(p as u32).pattern
+    }
+
+    /// Free literal `l`.
+    pub(crate) fn literal(&self, l: u32) -> &LiteralEntry {
+        match &self.store {
+            Store::Built(b) => &b.literals[l as usize],
+            Store::Mapped(m) => m.literal(l),
+        }
+    }
+
+    /// The (entry, site) pairs whose report names `file` (a file name) at
+    /// `line`.
+    pub(crate) fn sites_at(&self, file: &str, line: u32) -> &[[u32; 2]] {
+        match &self.store {
+            Store::Built(b) => b
+                .by_line
+                .get(&(file.to_string(), line))
+                .map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.sites_at(file, line),
+        }
+    }
+
+    /// The patterns filed under an anchor word (lowercased).
+    fn anchored(&self, word: &str) -> &[u32] {
+        match &self.store {
+            Store::Built(b) => b.words.get(word).map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.anchored(word),
+        }
+    }
+
+    /// How many anchor words pattern `p` is filed under.
+    fn anchor_count(&self, p: u32) -> usize {
+        match &self.store {
+            Store::Built(b) => b.anchors[p as usize] as usize,
+            Store::Mapped(m) => m.anchor_count(p),
+        }
+    }
+
+    /// The hashes of pattern `p`'s whole words.
+    fn words_of(&self, p: u32) -> &[u64] {
+        match &self.store {
+            Store::Built(b) => &b.pattern_words[p as usize],
+            Store::Mapped(m) => m.words_of(p),
+        }
     }
 
     /// Patterns filed under any word of `text`.
@@ -316,24 +411,23 @@ impl Index {
         // leaves the rare other one to find the pattern by).
         let mut out: Vec<(u32, f32)> = Vec::new();
         for w in &query_words {
-            if let Some(p) = self.words.get(w) {
+            let p = self.anchored(w);
+            if !p.is_empty() {
                 let weight = 1.0 / p.len() as f32;
                 out.extend(p.iter().map(|&pid| (pid, weight)));
             }
         }
-        out.sort_unstable_by_key(|&(pid, _)| pid);
+        // By pattern, then weight (positive floats order as their bits): the
+        // same order, and so the same sums, whatever the words' order.
+        out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
         let query: std::collections::HashSet<u64> =
             query_words.iter().map(|w| word_hash(w)).collect();
         let mut complete = Vec::new();
         let mut partial: Vec<(f32, u32)> = Vec::new();
         for run in out.chunk_by(|a, b| a.0 == b.0) {
             let pid = run[0].0;
-            let all_anchors = run.len() >= self.anchors[pid as usize] as usize;
-            if all_anchors
-                && self.pattern_words[pid as usize]
-                    .iter()
-                    .all(|h| query.contains(h))
-            {
+            let all_anchors = run.len() >= self.anchor_count(pid);
+            if all_anchors && self.words_of(pid).iter().all(|h| query.contains(h)) {
                 complete.push(pid);
             } else {
                 partial.push((run.iter().map(|r| r.1).sum(), pid));

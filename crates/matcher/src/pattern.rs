@@ -214,7 +214,7 @@ impl Pattern {
             unreachable!("position found a literal")
         };
         let mut budget = BUDGET;
-        for (pos, _) in text.match_indices(lit.as_str()) {
+        for pos in occurrences(text, lit) {
             let mut caps = Vec::new();
             if let Some(end) = self.glob(first, text, pos, &mut caps, false, &mut budget) {
                 let mut all = vec![(pos, pos); first];
@@ -286,7 +286,9 @@ impl Pattern {
                 }
                 Some(Seg::Lit(next)) => {
                     let mut from = ti;
-                    while let Some(off) = text[from..].find(next.as_str()) {
+                    while let Some(off) =
+                        memchr::memmem::find(&text.as_bytes()[from..], next.as_bytes())
+                    {
                         let pos = from + off;
                         caps.push((ti, pos));
                         if let Some(end) = self.glob(si + 1, text, pos, caps, anchored, budget) {
@@ -339,6 +341,18 @@ impl Pattern {
         let covered_text = hit_chars as f64 / mchars as f64;
         covered_template.min(1.0) * covered_text.min(1.0).sqrt()
     }
+}
+
+/// Where `needle` (not empty) occurs in `text`, without overlaps, as
+/// `str::match_indices` finds it (memchr's search costs less to set up,
+/// and a query tries many short needles once each).
+fn occurrences<'a>(text: &'a str, needle: &'a str) -> impl Iterator<Item = usize> + 'a {
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        let at = from + memchr::memmem::find(text.as_bytes().get(from..)?, needle.as_bytes())?;
+        from = at + needle.len().max(1);
+        Some(at)
+    })
 }
 
 /// Whether word `m` of a text is template word `w`: the same, one typo
@@ -464,6 +478,24 @@ mod tests {
         let text = "failed to load config: MyErr { code: 7 }";
         let f = p.captures(&p.full(text).unwrap(), text);
         assert_eq!(f[0].value, "MyErr { code: 7 }");
+    }
+
+    #[test]
+    fn occurrences_are_those_of_match_indices() {
+        for (text, needle) in [
+            ("aaaaa", "aa"),
+            ("xé y é z", "é"),
+            ("no match here", "zz"),
+            ("ab ab ab", "ab "),
+            ("", "a"),
+        ] {
+            let want: Vec<usize> = text.match_indices(needle).map(|m| m.0).collect();
+            assert_eq!(
+                occurrences(text, needle).collect::<Vec<_>>(),
+                want,
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -3,10 +3,11 @@
 //! dependencies.
 
 use crate::{Kind, Template};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// One occurrence of an error, as the matcher needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSite {
     /// File.
     pub path: String,
@@ -47,7 +48,7 @@ pub struct MatchEntry {
 }
 
 /// A free string literal of a snapshot, for the matcher's safety net.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiteralEntry {
     /// Repo slug.
     pub repo: String,

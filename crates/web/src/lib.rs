@@ -373,7 +373,7 @@ async fn search(
     };
     let key = format!("/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, false, move |s| {
-        let x = s.matcher().explain(&q);
+        let x = s.matcher().explain(&q)?;
         pages::explain_page(&q, &x).map(html_page)
     })
     .await
@@ -395,7 +395,7 @@ async fn explain_form(Extract(state): Extract<Shared>, Form(f): Form<ExplainForm
         Err(e) => return html_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        let x = state.matcher().explain(&text);
+        let x = state.matcher().explain(&text)?;
         pages::explain_page(&text, &x)
     })
     .await
@@ -487,7 +487,7 @@ async fn api_search(
     };
     let key = format!("/api/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, true, move |s| {
-        Ok(json_page(&api::explanation(s, s.matcher().explain(&q))))
+        Ok(json_page(&api::explanation(s, s.matcher().explain(&q)?)))
     })
     .await
 }
@@ -542,12 +542,14 @@ async fn api_explain(Extract(state): Extract<Shared>, headers: HeaderMap, body: 
         Err(e) => return json_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        api::explanation(&state, state.matcher().explain(&text))
+        let x = state.matcher().explain(&text)?;
+        Ok(api::explanation(&state, x))
     })
-    .await;
+    .await
+    .unwrap_or_else(|e| Err(PageError::Internal(e.to_string())));
     match out {
         Ok(v) => axum::Json(v).into_response(),
-        Err(e) => json_error(PageError::Internal(e.to_string())),
+        Err(e) => json_error(e),
     }
 }
 

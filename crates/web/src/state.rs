@@ -55,7 +55,8 @@ pub struct State {
 
 impl State {
     /// Opens the catalogue read-only (a pool of connections, to a SQLite
-    /// file or a PostgreSQL database) and builds the matcher's index.
+    /// file or a PostgreSQL database) and the matcher's index (its
+    /// persisted file, rebuilt first when the catalogue changed).
     pub fn open(db: Location, base_url: String) -> errdex_app::Result<Self> {
         let pool = (0..CONNECTIONS)
             .map(|_| Db::open_existing(&db).map(Mutex::new))
@@ -115,7 +116,9 @@ impl State {
     }
 
     /// Checks whether the catalogue changed since the last check; if so,
-    /// drops the cached pages and snapshots and rebuilds the index.
+    /// drops the cached pages and snapshots and takes the index again (the
+    /// persisted file when its snapshot set is unchanged, as after an
+    /// analysis; else rebuilt from the catalogue).
     pub fn refresh(&self) -> errdex_app::Result<bool> {
         let now = self.with_catalog(|c| c.generation())?;
         if now == self.generation.load(Ordering::Acquire) {
