@@ -216,7 +216,7 @@ fn a_failing_job_backs_off_then_fails_with_its_error() {
 #[test]
 fn the_queue_needs_postgresql() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = errdex(&tmp.path().join("c.db"))
+    let out = errdex(tmp.path().join("c.db"))
         .arg("jobs")
         .output()
         .unwrap();
