@@ -49,6 +49,15 @@ fn index(db: &Path, repo: &Path, rev: &str, extra: &[&str]) -> serde_json::Value
     serde_json::from_slice(&out.stdout).expect("a JSON summary")
 }
 
+/// The catalogue's bytes on disk (the file and its write-ahead log).
+fn db_size(db: &Path) -> u64 {
+    ["", "-wal"]
+        .iter()
+        .filter_map(|x| std::fs::metadata(format!("{}{x}", db.display())).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
 fn stats(xs: &[f64]) -> String {
     let mut v = xs.to_vec();
     v.sort_by(f64::total_cmp);
@@ -126,10 +135,14 @@ fn main() {
         let mut history = Vec::new();
         let mut reused = 0u64;
         let mut files = 0u64;
+        let mut first_size = 0;
         for tag in &tags {
             let t = Instant::now();
             let s = index(&db, &repo, tag, extra);
             seconds.push(t.elapsed().as_secs_f64());
+            if first_size == 0 {
+                first_size = db_size(&db);
+            }
             history.push(s["history"]["seconds"].as_f64().unwrap_or(0.0));
             reused += s["reused_files"].as_u64().unwrap_or(0);
             files += s["files"].as_u64().unwrap_or(0);
@@ -140,6 +153,19 @@ fn main() {
             seconds.iter().sum::<f64>()
         );
         println!("{:>24}  history pass {}", "", stats(&history));
+        let size = db_size(&db);
+        println!(
+            "{:>24}  catalogue {:.1} MB after the first version, {:.1} MB after {}: \
+             {:.0} KB per further version ({:.1}% of the first)",
+            "",
+            first_size as f64 / 1e6,
+            size as f64 / 1e6,
+            tags.len(),
+            size.saturating_sub(first_size) as f64 / 1e3 / (tags.len() - 1).max(1) as f64,
+            size.saturating_sub(first_size) as f64 * 100.0
+                / (tags.len() - 1).max(1) as f64
+                / first_size as f64
+        );
         runs.push(seconds.iter().sum::<f64>());
     }
     println!("ratio (reuse / full): {:.2}x the time", runs[0] / runs[1]);
