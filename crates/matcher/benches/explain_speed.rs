@@ -15,7 +15,8 @@
 //! use), and the linear scan.
 //!
 //! Run: `cargo bench -p errdex-match --bench explain_speed` (`-- --no-scan`
-//! skips the slow baseline, `-- --rounds N` repeats the queries).
+//! skips the slow baseline, `-- --rounds N` repeats the queries, `--
+//! --slowest N` lists the N slowest queries).
 
 use errdex_extract::{extract_all, Extractor, RustExtractor};
 use errdex_match::{normalize, Index, Key, Pattern};
@@ -135,19 +136,36 @@ struct Latency {
     p50: Duration,
     p99: Duration,
     matched: usize,
+    /// A hash of every answer of the first round: two builds (or the two
+    /// indexes) with the same digest answered alike.
+    digest: u64,
+    /// Each query's fastest time over the rounds, with its index, slowest
+    /// first.
+    slowest: Vec<(Duration, usize)>,
 }
 
 impl Latency {
     fn print(&self, what: &str, described: &str) {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         println!(
-            "{what}: explain over {described}: p50 {:.3} ms, p99 {:.3} ms (first round p50 {:.3} ms, p99 {:.3} ms), {} matched",
+            "{what}: explain over {described}: p50 {:.3} ms, p99 {:.3} ms (first round p50 {:.3} ms, p99 {:.3} ms), {} matched, answers digest {:016x}",
             ms(self.p50),
             ms(self.p99),
             ms(self.first.0),
             ms(self.first.1),
-            self.matched
+            self.matched,
+            self.digest
         );
+    }
+
+    /// The `n` slowest queries (by their fastest round) and their first
+    /// line.
+    fn print_slowest(&self, n: usize, queries: &[String]) {
+        for &(d, i) in self.slowest.iter().take(n) {
+            let line = queries[i].lines().next().unwrap_or("");
+            let line: String = line.chars().take(70).collect();
+            println!("  {:.3} ms  #{i} {line}", d.as_secs_f64() * 1e3);
+        }
     }
 }
 
@@ -156,24 +174,32 @@ fn measure(index: &Index, queries: &[String], rounds: usize) -> Latency {
     let mut lat = Vec::with_capacity(queries.len() * rounds);
     let mut first = Vec::new();
     let mut matched = 0;
+    let mut digest = std::hash::DefaultHasher::new();
+    let mut fastest = vec![Duration::MAX; queries.len()];
     for round in 0..rounds {
-        for q in queries {
+        for (i, q) in queries.iter().enumerate() {
             let t = Instant::now();
             let x = index.explain(q);
             lat.push(t.elapsed());
+            fastest[i] = fastest[i].min(t.elapsed());
             if round == 0 {
                 first.push(*lat.last().expect("just pushed"));
                 matched += usize::from(x.matched());
+                std::hash::Hash::hash(&format!("{x:?}"), &mut digest);
             }
         }
     }
     lat.sort();
     first.sort();
+    let mut slowest: Vec<(Duration, usize)> = fastest.into_iter().zip(0..).collect();
+    slowest.sort_by(|a, b| b.cmp(a));
     Latency {
         first: (percentile(&first, 0.5), percentile(&first, 0.99)),
         p50: percentile(&lat, 0.5),
         p99: percentile(&lat, 0.99),
         matched,
+        digest: std::hash::Hasher::finish(&digest),
+        slowest,
     }
 }
 
@@ -280,6 +306,12 @@ fn main() {
     );
     let memory = measure(&index, &queries, rounds);
     memory.print("in-memory index", &described);
+    let slowest: usize = std::env::args()
+        .skip_while(|a| a != "--slowest")
+        .nth(1)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    memory.print_slowest(slowest, &queries);
 
     let dir = tempfile::tempdir().expect("a temporary folder");
     let file = dir.path().join("bench.xidx");
@@ -302,6 +334,7 @@ fn main() {
     );
     let persisted = measure(&opened, &queries, rounds);
     persisted.print("persisted index", &described);
+    persisted.print_slowest(slowest, &queries);
     println!(
         "persisted index: +{:.0} MB resident after the queries",
         rss_mb() - before

@@ -5,7 +5,8 @@
 //!
 //! With `--persisted`, the answers come from the index saved to a file and
 //! opened again (mapped, decoded on demand), and each is checked against
-//! the in-memory index's.
+//! the in-memory index's. The digest of every answer tells whether two
+//! builds answer alike.
 //!
 //! ```sh
 //! cargo run --release -p errdex-match --example corpus -- DB CASES.jsonl [--persisted] [--show ID]...
@@ -89,6 +90,8 @@ fn main() {
     // no indexed site wrote them.
     let (mut context, mut context_left) = (0, 0);
     let mut misses = Vec::new();
+    // Every answer hashed: two builds with the same digest answered alike.
+    let mut digest = std::hash::DefaultHasher::new();
     for line in std::fs::read_to_string(cases).expect("cases").lines() {
         let c: Value = serde_json::from_str(line).expect("case");
         let id = c["id"].as_str().unwrap_or("");
@@ -102,6 +105,7 @@ fn main() {
             }
             None => x,
         };
+        std::hash::Hash::hash(&format!("{x:?}"), &mut digest);
         let v = serde_json::to_value(&x).expect("serialises");
         let ms = v["matches"].as_array().cloned().unwrap_or_default();
         let truth = c["truth"].as_array().cloned().unwrap_or_default();
@@ -155,6 +159,7 @@ fn main() {
         println!("  {m}");
     }
     println!("context lines left unexplained: {context_left}/{context}");
+    println!("answers digest {:016x}", std::hash::Hasher::finish(&digest));
     if persisted.is_some() {
         println!("persisted index: {differing} answers differ from the in-memory index's");
     }

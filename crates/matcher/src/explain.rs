@@ -5,6 +5,7 @@
 use crate::index::{file_name, Index};
 use crate::input::{self, Location, Message};
 use crate::pattern::{normalize, Found};
+use crate::select::{Verdict, MAX_TEMPLATES};
 use crate::stdtext;
 use errdex_model::{is_test_path, Kind};
 use serde::Serialize;
@@ -25,14 +26,8 @@ const MAX_INNER: usize = 24;
 const TEST_SITE_WEIGHT: f64 = 0.5;
 /// A literal of the literal index counts for this share of a site.
 const LITERAL_WEIGHT: f64 = 0.9;
-/// Templates whose sites are ranked per query, at most.
-const MAX_TEMPLATES: usize = 64;
 /// Sites of one template considered per query (besides located ones).
 const MAX_SITES_PER_TEMPLATE: usize = 32;
-/// Templates tried for resemblance per query, at most.
-const MAX_RESEMBLANCE: usize = 48;
-/// Resemblance is tried only when no whole or partial match scores this.
-const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A literal in test code (an expectation, not an origin) counts less.
 const TEST_LITERAL_WEIGHT: f64 = 0.5;
 /// How much of what a hole printed is explained, per layer, memoised per
@@ -1159,8 +1154,6 @@ impl Index {
             }
         }
 
-        let found_by_words = self.candidates(&norm);
-        let mut patterns: Vec<u32> = found_by_words.complete;
         let located_patterns: Vec<u32> = cands
             .keys()
             .filter_map(|t| match t {
@@ -1168,56 +1161,15 @@ impl Index {
                 Target::Literal(_) => None,
             })
             .collect();
-        patterns.extend_from_slice(&located_patterns);
-        patterns.sort_unstable();
-        patterns.dedup();
-        // Whole and partial matches first; resemblance (slower, weaker)
-        // only when they explain little.
-        let mut verdicts: Vec<(u32, Option<Found>, f64, Evidence)> = Vec::new();
-        let mut unmatched = Vec::new();
-        for pid in patterns {
-            let p = self.pattern(pid as usize);
-            if p.literal_len() == 0 {
-                continue;
-            }
-            if let Some(f) = p.full(&norm) {
-                let share = f.literal as f64 / chars as f64;
-                verdicts.push((pid, Some(f), 0.5 + 0.5 * share.min(1.0), Evidence::Template));
-            } else if let Some(f) = p.within(&norm) {
-                let share = f.literal as f64 / chars as f64;
-                verdicts.push((
-                    pid,
-                    Some(f),
-                    0.2 + 0.45 * share.min(1.0),
-                    Evidence::TemplatePart,
-                ));
-            } else {
-                unmatched.push(pid);
-            }
-        }
-        if verdicts.iter().all(|v| v.2 < RESEMBLANCE_BELOW) {
-            let tries = unmatched
-                .into_iter()
-                .chain(found_by_words.partial)
-                .take(MAX_RESEMBLANCE);
-            let mwords: Vec<&str> = crate::pattern::words(&norm).collect();
-            for pid in tries {
-                let r = self.pattern(pid as usize).resemblance_to(&mwords);
-                if r >= 0.4 {
-                    verdicts.push((pid, None, 0.5 * r, Evidence::Resemblance));
-                }
-            }
-        }
-        // Only the best-matching templates (and those of located sites) can
-        // reach the answer.
-        verdicts.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
-        let mut kept = 0;
-        verdicts.retain(|v| {
-            kept += 1;
-            kept <= MAX_TEMPLATES || located_patterns.contains(&v.0)
-        });
+        let verdicts = self.verdicts(&norm, chars, &located_patterns);
         let version_named = location.and_then(|l| l.registry.as_ref());
-        for (pid, found, text_score, ev) in verdicts {
+        for Verdict {
+            pattern: pid,
+            found,
+            score: text_score,
+            evidence: ev,
+        } in verdicts
+        {
             let found = found.map(Rc::new);
             // Sites sharing a template score alike; beyond a few, only
             // those with location evidence can rank apart.

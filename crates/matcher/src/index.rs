@@ -3,7 +3,8 @@
 //! templates (so a query verifies a few candidates, never all), and the
 //! sites by file name and reported line for location evidence.
 
-use crate::pattern::{words, Pattern};
+use crate::filed::{Filed, Query};
+use crate::pattern::Pattern;
 use crate::persist::Mapped;
 use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
 use std::collections::HashMap;
@@ -13,19 +14,9 @@ use std::collections::HashMap;
 const MIN_FORMAT_LITERAL: usize = 10;
 /// Each template is filed under this many of its rarest words.
 const ANCHORS: usize = 2;
-/// Words of a query looked up, at most.
-const MAX_QUERY_WORDS: usize = 512;
 /// Templates sharing only some anchor words with a query that are tried
 /// for resemblance, at most.
 const MAX_PARTIAL: usize = 64;
-
-/// The templates a query may match: those whose every anchor word it
-/// contains (a whole or partial match is possible), and those sharing only
-/// some (a resemblance at best), most shared first.
-pub(crate) struct Candidates {
-    pub complete: Vec<u32>,
-    pub partial: Vec<u32>,
-}
 
 /// An error of one snapshot, with its sites.
 #[derive(Debug, Clone)]
@@ -55,6 +46,8 @@ pub(crate) struct Built {
     pub literals: Vec<LiteralEntry>,
     /// Anchor word → patterns filed under it.
     pub words: HashMap<String, Vec<u32>>,
+    /// Anchor word → the patterns whose rarest word it is.
+    pub filed: HashMap<String, Vec<Filed>>,
     /// Number of anchor words of each pattern.
     pub anchors: Vec<u8>,
     /// Hashes of each pattern's whole words (lowercased): a message it
@@ -261,12 +254,18 @@ impl Index {
             }
         }
         let mut index_words: HashMap<String, Vec<u32>> = HashMap::new();
+        let mut filed: HashMap<String, Vec<Filed>> = HashMap::new();
         let mut anchors = Vec::with_capacity(lowered.len());
         for (pid, ws) in lowered.iter().enumerate() {
             let mut ranked: Vec<&String> = ws.iter().collect();
             ranked.sort_by_key(|w| (df[w.as_str()], std::cmp::Reverse(w.len())));
             ranked.truncate(ANCHORS);
             anchors.push(ranked.len() as u8);
+            if let Some(rarest) = ranked.first() {
+                let p = &compiled[pid].pattern;
+                let f = Filed::new(pid as u32, p, &pattern_words[pid]);
+                filed.entry((*rarest).clone()).or_default().push(f);
+            }
             for w in ranked {
                 index_words.entry(w.clone()).or_default().push(pid as u32);
             }
@@ -277,6 +276,7 @@ impl Index {
                 compiled,
                 literals,
                 words: index_words,
+                filed,
                 anchors,
                 pattern_words,
                 by_line,
@@ -384,6 +384,14 @@ impl Index {
         }
     }
 
+    /// The patterns whose rarest word is `word` (lowercased).
+    pub(crate) fn filed(&self, word: &str) -> &[Filed] {
+        match &self.store {
+            Store::Built(b) => b.filed.get(word).map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.filed(word),
+        }
+    }
+
     /// How many anchor words pattern `p` is filed under.
     fn anchor_count(&self, p: u32) -> usize {
         match &self.store {
@@ -393,24 +401,20 @@ impl Index {
     }
 
     /// The hashes of pattern `p`'s whole words.
-    fn words_of(&self, p: u32) -> &[u64] {
+    pub(crate) fn words_of(&self, p: u32) -> &[u64] {
         match &self.store {
             Store::Built(b) => &b.pattern_words[p as usize],
             Store::Mapped(m) => m.words_of(p),
         }
     }
 
-    /// Patterns filed under any word of `text`.
-    pub(crate) fn candidates(&self, text: &str) -> Candidates {
-        let query_words: std::collections::HashSet<String> = words(text)
-            .take(MAX_QUERY_WORDS)
-            .map(str::to_lowercase)
-            .collect();
-        // Each pattern a query word anchors, with the word's weight: a word
-        // that anchors few patterns says more (a typo in one anchor still
-        // leaves the rare other one to find the pattern by).
+    /// The templates sharing some but not all anchor words with a query
+    /// (a resemblance at best), most shared first: a word that anchors few
+    /// templates weighs more (a typo in one anchor still leaves the rare
+    /// other one to find the template by).
+    pub(crate) fn partial(&self, query: &Query) -> Vec<u32> {
         let mut out: Vec<(u32, f32)> = Vec::new();
-        for w in &query_words {
+        for w in &query.words {
             let p = self.anchored(w);
             if !p.is_empty() {
                 let weight = 1.0 / p.len() as f32;
@@ -420,16 +424,11 @@ impl Index {
         // By pattern, then weight (positive floats order as their bits): the
         // same order, and so the same sums, whatever the words' order.
         out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
-        let query: std::collections::HashSet<u64> =
-            query_words.iter().map(|w| word_hash(w)).collect();
-        let mut complete = Vec::new();
         let mut partial: Vec<(f32, u32)> = Vec::new();
         for run in out.chunk_by(|a, b| a.0 == b.0) {
             let pid = run[0].0;
             let all_anchors = run.len() >= self.anchor_count(pid);
-            if all_anchors && self.words_of(pid).iter().all(|h| query.contains(h)) {
-                complete.push(pid);
-            } else {
+            if !(all_anchors && query.holds(self.words_of(pid))) {
                 partial.push((run.iter().map(|r| r.1).sum(), pid));
             }
         }
@@ -439,10 +438,7 @@ impl Index {
             partial.truncate(MAX_PARTIAL);
         }
         partial.sort_by(by_weight);
-        Candidates {
-            complete,
-            partial: partial.into_iter().map(|(_, p)| p).collect(),
-        }
+        partial.into_iter().map(|(_, p)| p).collect()
     }
 }
 

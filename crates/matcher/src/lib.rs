@@ -8,11 +8,13 @@
 //! (`persist`) that later starts map and read on demand.
 
 mod explain;
+mod filed;
 mod index;
 pub mod input;
 mod lazy;
 mod pattern;
 mod persist;
+mod select;
 mod stdtext;
 
 pub use explain::{Captured, Evidence, Explanation, Match, MatchKind};

@@ -189,6 +189,24 @@ impl Pattern {
         self.literal_weight
     }
 
+    /// The literal text a whole match begins with: the first segment when
+    /// it is literal, else nothing.
+    pub fn head(&self) -> &str {
+        match self.segs.first() {
+            Some(Seg::Lit(l)) => l,
+            _ => "",
+        }
+    }
+
+    /// The literal text a whole match ends with: the last segment when it
+    /// is literal, else nothing.
+    pub fn tail(&self) -> &str {
+        match self.segs.last() {
+            Some(Seg::Lit(l)) => l,
+            _ => "",
+        }
+    }
+
     /// The literal segments.
     pub fn literals(&self) -> impl Iterator<Item = &str> {
         self.segs.iter().filter_map(|s| match s {

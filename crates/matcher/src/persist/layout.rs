@@ -13,7 +13,7 @@
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"ERRDEXIX";
 /// The layout's version: raised whenever the file changes shape.
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 /// Bytes of the fixed header.
 pub(crate) const HEADER: usize = 64;
 /// Bytes of body covered by one checksum.
@@ -35,6 +35,11 @@ pub(crate) enum Section {
     PostingOffsets,
     /// u32 pattern ids, word after word.
     Postings,
+    /// u64 per word + 1: where the patterns whose rarest word it is start
+    /// in `Filed`.
+    FiledOffsets,
+    /// Those patterns, word after word, as `Filed` records.
+    Filed,
     /// u8 per pattern: how many anchor words it is filed under.
     Anchors,
     /// u64 per pattern + 1: where its word hashes start in `WordHashes`.
@@ -65,10 +70,12 @@ pub(crate) enum Section {
 
 impl Section {
     /// Every section, in file order.
-    pub const ALL: [Section; 16] = [
+    pub const ALL: [Section; 18] = [
         Section::Words,
         Section::PostingOffsets,
         Section::Postings,
+        Section::FiledOffsets,
+        Section::Filed,
         Section::Anchors,
         Section::WordHashOffsets,
         Section::WordHashes,
@@ -164,7 +171,7 @@ mod tests {
     fn header_round_trips() {
         let h = Header {
             format: FORMAT,
-            sections: 16,
+            sections: 18,
             fingerprint: 1,
             catalogue: 2,
             snapshots: 3,
@@ -175,12 +182,12 @@ mod tests {
         assert_eq!(Header::read(&h.write()), h);
         assert_eq!(
             h.body_start(),
-            Some((64 + 16 * 16 + 20usize).next_multiple_of(8))
+            Some((64 + 18 * 16 + 20usize).next_multiple_of(8))
         );
         assert_eq!(
             Section::ALL.iter().position(|s| *s == Section::Meta),
-            Some(15)
+            Some(17)
         );
-        assert_eq!(Section::Meta.index(), 15);
+        assert_eq!(Section::Meta.index(), 17);
     }
 }

@@ -9,6 +9,7 @@ use super::layout::{self, Header, Section, BLOCK, FORMAT, HEADER, MAGIC};
 use super::record::{self, Meta, PatternRecord};
 use super::write::line_key;
 use super::{Key, OpenError};
+use crate::filed::Filed;
 use crate::index::{has_debug_suffix, literal_template, Compiled, Entry, Index, Store};
 use crate::lazy::LazyTable;
 use crate::pattern::Pattern;
@@ -412,6 +413,14 @@ impl Mapped {
     pub fn anchored(&self, word: &str) -> &[u32] {
         match self.words.get(word) {
             Some(i) => self.list(Section::PostingOffsets, Section::Postings, i),
+            None => &[],
+        }
+    }
+
+    /// The patterns whose rarest word is `word`.
+    pub fn filed(&self, word: &str) -> &[Filed] {
+        match self.words.get(word) {
+            Some(i) => self.list(Section::FiledOffsets, Section::Filed, i),
             None => &[],
         }
     }

@@ -82,6 +82,10 @@ fn body(b: &Built, index: &Index) -> Body {
     let (offs, postings) = flat(words.iter().map(|w| w.1));
     body.section(Section::PostingOffsets, bytemuck::cast_slice(&offs));
     body.section(Section::Postings, bytemuck::cast_slice(&postings));
+    let none = Vec::new();
+    let (offs, filed) = flat(words.iter().map(|w| b.filed.get(w.0).unwrap_or(&none)));
+    body.section(Section::FiledOffsets, bytemuck::cast_slice(&offs));
+    body.section(Section::Filed, bytemuck::cast_slice(&filed));
     body.section(Section::Anchors, &b.anchors);
     let (offs, hashes) = flat(b.pattern_words.iter());
     body.section(Section::WordHashOffsets, bytemuck::cast_slice(&offs));

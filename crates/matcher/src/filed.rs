@@ -1,0 +1,203 @@
+//! Each template filed once, under its rarest word, with what a query can
+//! check of it before reaching the compiled template: a signature of its
+//! words, its literal length (which bounds the score of any match) and the
+//! first and last bytes a whole match must begin and end with.
+
+use crate::index::word_hash;
+use crate::pattern::{words, Pattern};
+
+/// Words of a query looked up, at most.
+pub(crate) const MAX_QUERY_WORDS: usize = 512;
+/// Bytes of a template's head and tail kept (the eighth byte of each word
+/// holds how many).
+const AFFIX: usize = 7;
+/// Bits of a word signature.
+const SIGNATURE_BITS: u64 = 64;
+
+/// A template as filed under its rarest word.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Filed {
+    /// One bit per word of the template (a word's hash modulo 64): a query
+    /// that lacks one of these bits lacks one of its words.
+    signature: u64,
+    /// The pattern.
+    pattern: u32,
+    /// Characters of literal text.
+    literal: u32,
+    /// The first bytes of [`Pattern::head`], their count in the top byte.
+    head: u64,
+    /// The last bytes of [`Pattern::tail`], their count in the top byte.
+    tail: u64,
+}
+
+// SAFETY: `Filed` is `repr(C)` of integers only, without padding (8 + 4 + 4
+// + 8 + 8 bytes at their alignment), so every bit pattern is a value and
+// all zeroes is one.
+unsafe impl bytemuck::Zeroable for Filed {}
+// SAFETY: as above; it is `Copy` and `'static`.
+unsafe impl bytemuck::Pod for Filed {}
+
+/// Bytes packed into a word, little-endian, their count in the top byte.
+fn affix(bytes: &[u8]) -> u64 {
+    debug_assert!(bytes.len() <= AFFIX);
+    let mut w = [0u8; 8];
+    w[..bytes.len()].copy_from_slice(bytes);
+    w[7] = bytes.len() as u8;
+    u64::from_le_bytes(w)
+}
+
+/// The signature bit of a word's hash.
+fn signature_bit(hash: u64) -> u64 {
+    1 << (hash % SIGNATURE_BITS)
+}
+
+impl Filed {
+    /// Pattern `pattern`, compiled as `p`, whose whole words hash to `words`.
+    pub fn new(pattern: u32, p: &Pattern, words: &[u64]) -> Filed {
+        let (head, tail) = (p.head().as_bytes(), p.tail().as_bytes());
+        Filed {
+            signature: words.iter().fold(0, |s, &h| s | signature_bit(h)),
+            pattern,
+            literal: u32::try_from(p.literal_len()).unwrap_or(u32::MAX),
+            head: affix(&head[..head.len().min(AFFIX)]),
+            tail: affix(&tail[tail.len() - tail.len().min(AFFIX)..]),
+        }
+    }
+
+    /// The pattern.
+    pub fn pattern(&self) -> u32 {
+        self.pattern
+    }
+
+    /// Characters of literal text: a match explains this many of the text.
+    pub fn literal(&self) -> usize {
+        self.literal as usize
+    }
+}
+
+/// A query's words and what the filed templates are checked against.
+pub(crate) struct Query {
+    /// Its distinct words, lowercased (the first [`MAX_QUERY_WORDS`]).
+    pub words: Vec<String>,
+    /// Their hashes, sorted.
+    hashes: Vec<u64>,
+    /// Their signature bits.
+    signature: u64,
+    /// The text's first `n` bytes packed as [`affix`] packs them, for each
+    /// `n` up to [`AFFIX`] (none beyond the text's length).
+    heads: [Option<u64>; AFFIX + 1],
+    /// Its last `n` bytes, likewise.
+    tails: [Option<u64>; AFFIX + 1],
+}
+
+impl Query {
+    /// The query of a normalised text.
+    pub fn new(text: &str) -> Query {
+        let mut words: Vec<String> = words(text)
+            .take(MAX_QUERY_WORDS)
+            .map(str::to_lowercase)
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let mut hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
+        hashes.sort_unstable();
+        let b = text.as_bytes();
+        let n = |i: usize| (i <= b.len()).then_some(i);
+        Query {
+            signature: hashes.iter().fold(0, |s, &h| s | signature_bit(h)),
+            hashes,
+            words,
+            heads: std::array::from_fn(|i| n(i).map(|i| affix(&b[..i]))),
+            tails: std::array::from_fn(|i| n(i).map(|i| affix(&b[b.len() - i..]))),
+        }
+    }
+
+    /// Whether the text may hold every word of `f` (no word is missing from
+    /// its signature).
+    pub fn may_hold(&self, f: &Filed) -> bool {
+        f.signature & !self.signature == 0
+    }
+
+    /// Whether the text holds every word of the given hashes.
+    pub fn holds(&self, hashes: &[u64]) -> bool {
+        hashes.iter().all(|h| self.hashes.binary_search(h).is_ok())
+    }
+
+    /// Whether the text may match `f` whole: it begins with the template's
+    /// head and ends with its tail, as far as they are kept.
+    pub fn may_be_whole(&self, f: &Filed) -> bool {
+        let count = |a: u64| (a >> 56) as usize;
+        self.heads[count(f.head)] == Some(f.head) && self.tails[count(f.tail)] == Some(f.tail)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{Hole, Template};
+
+    fn pattern(parts: &[&str]) -> Pattern {
+        let mut t = Template::new();
+        for p in parts {
+            match p.strip_prefix('$') {
+                Some(a) => t.push_hole(Hole {
+                    arg: a.into(),
+                    spec: String::new(),
+                }),
+                None => t.push_lit(p),
+            }
+        }
+        Pattern::new(&t, false)
+    }
+
+    fn filed(p: &Pattern) -> Filed {
+        let hashes: Vec<u64> = p
+            .whole_words()
+            .iter()
+            .map(|w| word_hash(&w.to_lowercase()))
+            .collect();
+        Filed::new(3, p, &hashes)
+    }
+
+    #[test]
+    fn what_a_whole_match_needs_is_checked_before_the_template() {
+        let p = pattern(&["unexpected token ", "$t", " at offset ", "$o"]);
+        let f = filed(&p);
+        assert_eq!((f.pattern(), f.literal()), (3, p.literal_len()));
+        // A necessary condition: what it rules out never matches whole.
+        for (text, may) in [
+            ("unexpected token x at offset 3", true),
+            ("an unexpected token x at offset 3", false),
+            ("unexpected", true),
+            ("unexp", false),
+            ("", false),
+        ] {
+            let q = Query::new(text);
+            assert_eq!(q.may_be_whole(&f), may, "{text}");
+            assert!(may || p.full(text).is_none(), "{text}");
+        }
+        let p = pattern(&["$a", " was not found"]);
+        let f = filed(&p);
+        assert!(Query::new("key 7 was not found").may_be_whole(&f));
+        assert!(!Query::new("key 7 was not found here").may_be_whole(&f));
+        let p = pattern(&["ok"]);
+        assert!(Query::new("ok").may_be_whole(&filed(&p)));
+        assert!(!Query::new("okay").may_be_whole(&filed(&p)));
+    }
+
+    #[test]
+    fn a_text_missing_a_word_is_told_by_the_signature_or_the_hashes() {
+        let p = pattern(&["unexpected token ", "$t", " at offset ", "$o"]);
+        let f = filed(&p);
+        let hashes: Vec<u64> = ["unexpected", "token", "at", "offset"]
+            .iter()
+            .map(|w| word_hash(w))
+            .collect();
+        let q = Query::new("Unexpected TOKEN } at offset 3");
+        assert!(q.may_hold(&f) && q.holds(&hashes));
+        let q = Query::new("unexpected token } at 3");
+        assert!(!q.holds(&hashes));
+        assert!(Query::new("").words.is_empty());
+    }
+}
