@@ -801,8 +801,15 @@ impl Index {
             .filter_map(|(_, (_, c))| c.found.as_ref())
             .flat_map(|f| f.spans.iter().copied())
             .collect();
+        // Test code holds expectations of messages, not their origins: it
+        // answers only when no phrase of other code explains the text.
+        let outside_tests = tried.iter().any(|(_, (t, c))| {
+            usable(t, c)
+                && !self.in_tests(**t, c)
+                && c.found.as_ref().is_some_and(|f| f.literal >= MIN_PHRASE)
+        });
         for (i, (target, c)) in tried {
-            if !usable(target, c) {
+            if !usable(target, c) || (outside_tests && self.in_tests(*target, c)) {
                 continue;
             }
             if !c.evidence.contains(Evidence::Template)
@@ -833,6 +840,17 @@ impl Index {
             }
         }
         best.map(|(i, _)| i)
+    }
+
+    /// Whether a candidate stands in test code.
+    fn in_tests(&self, t: Target, c: &Candidate) -> bool {
+        match t {
+            Target::Site(..) => c.is_test,
+            Target::Literal(l) => {
+                let l = &self.literal(l);
+                l.is_test || is_test_path(&l.path)
+            }
+        }
     }
 
     /// Characters of `norm` that candidate `c` explains: its literal text
@@ -1617,6 +1635,42 @@ mod tests {
             Some(("crate:cbor", 26))
         );
         assert!(x.matches[0].unexplained.is_empty());
+    }
+
+    #[test]
+    fn a_tests_expectation_is_not_the_origin_of_a_message() {
+        let text = "failed to parse two digit integer as month: parameter 'month' is not in the required range of 1..=12";
+        let ix = Index::from_data(MatchData {
+            errors: vec![
+                error(
+                    "crate:jiff",
+                    1,
+                    Kind::Display,
+                    "failed to parse two digit integer as month",
+                    271,
+                ),
+                error(
+                    "crate:jiff-core",
+                    2,
+                    Kind::Display,
+                    "parameter '{}' is not in the required range of {}..={}",
+                    784,
+                ),
+            ],
+            literals: vec![errdex_model::LiteralEntry {
+                repo: "crate:jiff".into(),
+                revision: "1.0.0".into(),
+                snapshot_id: 1,
+                path: "src/fmt/parser.rs".into(),
+                line: 2138,
+                text: text.into(),
+                is_test: true,
+            }],
+            deps: HashMap::new(),
+        });
+        // The library's own texts, not the test that expects them.
+        let x = ix.explain(text);
+        assert_eq!(x.matches[0].kind, MatchKind::Site(Kind::Display));
     }
 
     #[test]
