@@ -382,6 +382,13 @@ impl Index {
                     || k.evidence.contains(&Evidence::Template)
             })
         };
+        // One report is about one library: of messages at the same layer,
+        // one answered in the crate that answers the most messages leads.
+        fn repo(l: &Local) -> Option<&str> {
+            l.answer.map(|a| l.matches[a].repo.as_str())
+        }
+        let support =
+            |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
         order.sort_by(|&a, &b| {
             let (la, lb) = (&locals[a], &locals[b]);
             lb.answer
@@ -389,6 +396,7 @@ impl Index {
                 .cmp(&la.answer.is_some())
                 .then(whole(lb).cmp(&whole(la)))
                 .then(messages[b].layer.cmp(&messages[a].layer))
+                .then(support(lb).cmp(&support(la)))
                 .then(answer_score(lb).total_cmp(&answer_score(la)))
                 .then(a.cmp(&b))
         });
@@ -774,11 +782,36 @@ impl Index {
                 tried.push((i, (t, c)));
             }
         }
-        for (i, (target, c)) in tried {
-            let usable = c.text >= MIN_VALUE_TEXT
+        let usable = |target: &Target, c: &Candidate| {
+            c.text >= MIN_VALUE_TEXT
+                && !c.at_location
                 && (!matches!(target, Target::Literal(_))
-                    || c.found.as_ref().is_some_and(|f| f.literal >= 12));
-            if !usable || c.at_location {
+                    || c.found.as_ref().is_some_and(|f| f.literal >= 12))
+        };
+        // What the holes of whole matches took: a partial match inside one
+        // is that hole's layer (weighed there), not a rival of its wrapper.
+        let held: Vec<(usize, usize)> = tried
+            .iter()
+            .filter(|(_, (t, c))| usable(t, c) && c.evidence.contains(Evidence::Template))
+            .filter_map(|(_, (_, c))| c.found.as_ref())
+            .flat_map(|f| f.spans.iter().copied())
+            .collect();
+        // Test code holds expectations of messages, not their origins: it
+        // answers only when no phrase of other code explains the text.
+        let outside_tests = tried.iter().any(|(_, (t, c))| {
+            usable(t, c)
+                && !self.in_tests(**t, c)
+                && c.found.as_ref().is_some_and(|f| f.literal >= MIN_PHRASE)
+        });
+        for (i, (target, c)) in tried {
+            if !usable(target, c) || (outside_tests && self.in_tests(*target, c)) {
+                continue;
+            }
+            if !c.evidence.contains(Evidence::Template)
+                && c.found
+                    .as_ref()
+                    .is_some_and(|f| held.iter().any(|&(a, b)| a <= f.start && f.end <= b))
+            {
                 continue;
             }
             // A wrapper that begins with a hole (`{} at line {}`) in what a
@@ -802,6 +835,17 @@ impl Index {
             }
         }
         best.map(|(i, _)| i)
+    }
+
+    /// Whether a candidate stands in test code.
+    fn in_tests(&self, t: Target, c: &Candidate) -> bool {
+        match t {
+            Target::Site(..) => c.is_test,
+            Target::Literal(l) => {
+                let l = &self.literal(l);
+                l.is_test || is_test_path(&l.path)
+            }
+        }
     }
 
     /// Characters of `norm` that candidate `c` explains: its literal text
@@ -1463,6 +1507,157 @@ mod tests {
         assert_eq!(strip_std_shapes("Some(Ok(Timeout))"), "Timeout");
         assert_eq!(strip_std_shapes("None"), "");
         assert_eq!(strip_std_shapes("Something(1)"), "Something(1)");
+    }
+
+    use errdex_model::{MatchData, MatchEntry, MatchSite, Template};
+
+    /// An error of `repo` (snapshot `snapshot`) whose template is `text`
+    /// with `{}` for its holes, at `path:line`.
+    fn error(repo: &str, snapshot: i64, kind: Kind, text: &str, line: u32) -> MatchEntry {
+        let mut template = Template::new();
+        for (i, part) in text.split("{}").enumerate() {
+            if i > 0 {
+                template.push_hole(errdex_model::Hole {
+                    arg: format!("a{i}"),
+                    spec: "?".into(),
+                });
+            }
+            template.push_lit(part);
+        }
+        MatchEntry {
+            id: format!("{repo}{line}"),
+            repo: repo.into(),
+            revision: "1.0.0".into(),
+            snapshot_id: snapshot,
+            kind,
+            template,
+            item_path: "m::f".into(),
+            sites: vec![MatchSite {
+                path: "src/lib.rs".into(),
+                line,
+                end_line: line,
+                report_line: line,
+                report_column: 5,
+                reported_at_caller: false,
+                is_test: false,
+            }],
+        }
+    }
+
+    fn index(errors: Vec<MatchEntry>, deps: &[(i64, &[&str])]) -> Index {
+        Index::from_data(MatchData {
+            errors,
+            literals: Vec::new(),
+            deps: deps
+                .iter()
+                .map(|(s, d)| (*s, d.iter().map(|x| x.to_string()).collect()))
+                .collect(),
+        })
+    }
+
+    #[test]
+    fn a_partial_match_inside_a_whole_matchs_hole_is_its_layer() {
+        // ciborium's `Semantic(None, "…")` around serde's text: serde's
+        // longer template matches only inside the quotes.
+        let ix = index(
+            vec![
+                error("crate:cbor", 1, Kind::DebugVariant, "Semantic({}, {})", 26),
+                error(
+                    "crate:cbor",
+                    1,
+                    Kind::Display,
+                    "invalid type: {}, expected {}",
+                    22,
+                ),
+                error(
+                    "crate:serde_core",
+                    2,
+                    Kind::Display,
+                    "invalid type: integer `{}`, expected {}",
+                    1398,
+                ),
+            ],
+            &[(1, &["serde"]), (2, &[])],
+        );
+        let x = ix.explain("Semantic(None, \"invalid type: integer `1`, expected string\")");
+        // The answer is the text inside the quotes, a layer of the variant.
+        let wrapper = x.matches[0].inner_of.map(|w| &x.matches[w]);
+        assert_eq!(
+            wrapper.map(|w| (w.repo.as_str(), w.line)),
+            Some(("crate:cbor", 26))
+        );
+        assert!(x.matches[0].unexplained.is_empty());
+    }
+
+    #[test]
+    fn a_tests_expectation_is_not_the_origin_of_a_message() {
+        let text = "failed to parse two digit integer as month: parameter 'month' is not in the required range of 1..=12";
+        let ix = Index::from_data(MatchData {
+            errors: vec![
+                error(
+                    "crate:jiff",
+                    1,
+                    Kind::Display,
+                    "failed to parse two digit integer as month",
+                    271,
+                ),
+                error(
+                    "crate:jiff-core",
+                    2,
+                    Kind::Display,
+                    "parameter '{}' is not in the required range of {}..={}",
+                    784,
+                ),
+            ],
+            literals: vec![errdex_model::LiteralEntry {
+                repo: "crate:jiff".into(),
+                revision: "1.0.0".into(),
+                snapshot_id: 1,
+                path: "src/fmt/parser.rs".into(),
+                line: 2138,
+                text: text.into(),
+                is_test: true,
+            }],
+            deps: HashMap::new(),
+        });
+        // The library's own texts, not the test that expects them.
+        let x = ix.explain(text);
+        assert_eq!(x.matches[0].kind, MatchKind::Site(Kind::Display));
+    }
+
+    #[test]
+    fn a_facade_dependency_reaches_its_core() {
+        let ix = index(Vec::new(), &[(1, &["serde"]), (2, &["serde_core"])]);
+        assert!(ix.may_wrap(1, "crate:serde_core") && ix.may_wrap(2, "crate:serde_core"));
+        assert!(!ix.may_wrap(1, "crate:toml_core") && !ix.may_wrap(2, "crate:serde"));
+    }
+
+    #[test]
+    fn a_report_is_about_the_crate_most_of_its_messages_come_from() {
+        let ix = index(
+            vec![
+                error(
+                    "crate:kdl",
+                    1,
+                    Kind::Display,
+                    "Failed to parse KDL document",
+                    47,
+                ),
+                error(
+                    "crate:kdl",
+                    1,
+                    Kind::Display,
+                    "Expected end of document",
+                    265,
+                ),
+                error("crate:ron", 2, Kind::Display, "Expected integer", 143),
+            ],
+            &[],
+        );
+        let report = "Error:   × Failed to parse KDL document\n\nError: \n  × Expected integer\n   ╭─[2:6]\n   ╰────\n\nError: \n  × Expected end of document\n   ╭─[2:14]\n   ╰────\n";
+        let x = ix.explain(report);
+        assert_eq!(x.messages.len(), 3);
+        assert_eq!(x.matches[0].repo, "crate:kdl");
     }
 
     #[test]

@@ -307,11 +307,17 @@ impl Index {
 
     /// Whether a message of snapshot `outer` may print one of `inner`
     /// inside it: the same snapshot, one of its dependencies, or unknown.
+    /// A dependency on a facade `x` is one on its core `x_core` too (serde
+    /// re-exports serde_core, whose texts a crate depending on serde prints).
     pub(crate) fn may_wrap(&self, outer: i64, inner_repo: &str) -> bool {
         let Some(deps) = self.deps.get(&outer) else {
             return true;
         };
-        deps.contains(&crate_name(inner_repo))
+        let inner = crate_name(inner_repo);
+        deps.contains(&inner)
+            || inner
+                .strip_suffix("_core")
+                .is_some_and(|facade| deps.iter().any(|d| d == facade))
     }
 
     /// Number of (error, snapshot) entries.
