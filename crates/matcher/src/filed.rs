@@ -135,20 +135,9 @@ impl Query {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use errdex_model::{Hole, Template};
 
     fn pattern(parts: &[&str]) -> Pattern {
-        let mut t = Template::new();
-        for p in parts {
-            match p.strip_prefix('$') {
-                Some(a) => t.push_hole(Hole {
-                    arg: a.into(),
-                    spec: String::new(),
-                }),
-                None => t.push_lit(p),
-            }
-        }
-        Pattern::new(&t, false)
+        Pattern::new(&crate::pattern::tests::t(parts), false)
     }
 
     fn filed(p: &Pattern) -> Filed {

@@ -412,11 +412,13 @@ pub fn words(s: &str) -> impl Iterator<Item = &str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use errdex_model::Hole;
 
-    fn t(parts: &[&str]) -> Template {
+    /// A template from literal parts and `$arg` holes (shared with the
+    /// other modules' tests).
+    pub(crate) fn t(parts: &[&str]) -> Template {
         let mut t = Template::new();
         for p in parts {
             match p.strip_prefix('$') {
