@@ -5,8 +5,9 @@
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
-const SOURCES: [&str; 4] = [
+const SOURCES: [&str; 5] = [
     "src/index.rs",
+    "src/filed.rs",
     "src/pattern.rs",
     "src/persist",
     "../model/src",

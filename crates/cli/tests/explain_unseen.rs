@@ -267,6 +267,10 @@ pub enum LoadError {
     Syntax(String),
 }
 
+pub fn first_slot(v: &[u8]) -> u8 {
+    *v.first().expect("the slot list is empty")
+}
+
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -330,6 +334,20 @@ impl fmt::Display for LoadError {
     let first = &v["matches"][0];
     assert_eq!(first["kind"], "debug_variant", "{v:#}");
     assert_eq!(first["line"], line_of("    Message(String),"), "{v:#}");
+
+    // `Option::expect` prints its message alone (`Result::expect` adds
+    // `: {err:?}`).
+    let (code, v) = explain(
+        &db,
+        "thread 'main' (7) panicked at src/main.rs:4:9:\nthe slot list is empty\n",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    assert_eq!(v["matches"][0]["kind"], "expect", "{v:#}");
+    assert_eq!(
+        v["matches"][0]["line"],
+        line_of("the slot list is empty"),
+        "{v:#}"
+    );
 
     // The program's words, then a message.
     let (code, v) = explain(

@@ -2,10 +2,10 @@
 //! evidence and from the word index, verified against the compiled
 //! templates, ranked, and decomposed (a hole's text explained in turn).
 
-use crate::index::{file_name, Index};
+use crate::index::{file_name, literal_template, Index};
 use crate::input::{self, Location, Message};
-use crate::pattern::{normalize, Found};
-use crate::select::{Verdict, MAX_TEMPLATES};
+use crate::pattern::{normalize, Found, Pattern};
+use crate::select::{whole_score, Verdict, MAX_TEMPLATES};
 use crate::stdtext;
 use errdex_model::{is_test_path, Kind};
 use serde::Serialize;
@@ -454,6 +454,13 @@ impl Index {
     /// matches and, layer by layer, what their holes printed; the answer is
     /// the located site, else the innermost layer a site explains.
     fn explain_message(&self, mi: usize, m: &Message) -> Local {
+        if let Some(local) = m
+            .report
+            .as_deref()
+            .and_then(|r| self.explain_in_layout(mi, r, &m.text))
+        {
+            return local;
+        }
         let mut out: Vec<Match> = Vec::new();
         // std's text in a located report: only a located site printed it; a
         // bare text the same as std's may be a crate's copy of it.
@@ -590,6 +597,98 @@ impl Index {
         Local {
             matches: out,
             answer,
+        }
+    }
+
+    /// A report's reason line, where a multi-line template of some crate
+    /// prints the whole report (header, excerpt, reason): that layout is the
+    /// outer layer and the reason is a value it printed, explained as the
+    /// layout's crate's own text first.
+    fn explain_in_layout(&self, mi: usize, report: &str, text: &str) -> Option<Local> {
+        let layout = self.layout_of(report)?;
+        let mut out = vec![self.to_match(mi, layout.0, &layout.1, report, None)];
+        let snapshot = out[0].snapshot_id;
+        let parent = Parent {
+            snapshot,
+            trailing: false,
+        };
+        // The reason's candidates, and the layout's crate's format strings
+        // too short for the index that print it whole (their own text most
+        // of it: `{}, or {}` explains nothing).
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let mut ranked = self.rank(text, None, &[], false, false);
+        for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
+            let lit = self.literal(l);
+            let found = Pattern::new(&literal_template(&lit.text), false)
+                .full(&norm)
+                .filter(|f| f.literal as f64 > ROOT_SHARE * chars as f64);
+            if let Some(f) = found {
+                let mut c = Candidate {
+                    text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
+                    found: Some(Rc::new(f)),
+                    is_test: lit.is_test || is_test_path(&lit.path),
+                    ..Candidate::default()
+                };
+                c.evidence.push(Evidence::Template);
+                ranked.push((Target::Literal(l), c));
+            }
+        }
+        let memo = Memo::default();
+        let i = self.choose(&ranked, &norm, Some(parent), 1, &memo)?;
+        let (target, c) = &ranked[i];
+        out.push(self.to_match(mi, *target, c, text, Some(0)));
+        self.explain_holes(mi, 1, &mut out, 1);
+        // The layout is decoration: the reason (or a layer inside it) is
+        // the answer.
+        let answer = self.innermost(&out, 1);
+        Some(Local {
+            matches: out,
+            answer: Some(answer),
+        })
+    }
+
+    /// The multi-line template that prints a whole report: one the word
+    /// index finds, else a layout without words of its own.
+    fn layout_of(&self, report: &str) -> Option<(Target, Candidate)> {
+        let ranked = self.rank(report, None, &[], false, false);
+        if let Some(found) = ranked.into_iter().find(|(t, c)| {
+            c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
+        }) {
+            return Some(found);
+        }
+        let norm = normalize(truncate(report, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let mut best: Option<(Target, Candidate)> = None;
+        for &l in &self.reports.layouts {
+            let lit = self.literal(l);
+            let Some(f) = Pattern::new(&literal_template(&lit.text), false).full(&norm) else {
+                continue;
+            };
+            if best
+                .as_ref()
+                .and_then(|(_, c)| c.found.as_ref())
+                .is_some_and(|b| b.literal >= f.literal)
+            {
+                continue;
+            }
+            let mut c = Candidate {
+                text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
+                found: Some(Rc::new(f)),
+                is_test: lit.is_test || is_test_path(&lit.path),
+                ..Candidate::default()
+            };
+            c.evidence.push(Evidence::Template);
+            best = Some((Target::Literal(l), c));
+        }
+        best
+    }
+
+    /// The template text of a target, as written.
+    fn template_text(&self, t: Target) -> &str {
+        match t {
+            Target::Site(e, _) => &self.entry(e).template_text,
+            Target::Literal(l) => &self.literal(l).text,
         }
     }
 
@@ -782,11 +881,15 @@ impl Index {
                 tried.push((i, (t, c)));
             }
         }
+        // A literal explains a value when it is a phrase, or when it is a
+        // whole match in the crate that printed the value.
         let usable = |target: &Target, c: &Candidate| {
             c.text >= MIN_VALUE_TEXT
                 && !c.at_location
                 && (!matches!(target, Target::Literal(_))
-                    || c.found.as_ref().is_some_and(|f| f.literal >= 12))
+                    || c.found.as_ref().is_some_and(|f| f.literal >= MIN_PHRASE)
+                    || (c.evidence.contains(Evidence::Template)
+                        && parent_snapshot == Some(self.snapshot_of(*target))))
         };
         // What the holes of whole matches took: a partial match inside one
         // is that hole's layer (weighed there), not a rival of its wrapper.
@@ -1658,6 +1761,57 @@ mod tests {
         let x = ix.explain(report);
         assert_eq!(x.messages.len(), 3);
         assert_eq!(x.matches[0].repo, "crate:kdl");
+    }
+
+    #[test]
+    fn a_reports_reason_is_the_text_of_the_crate_whose_layout_printed_it() {
+        let literal = |snapshot: i64, line: u32, text: &str| errdex_model::LiteralEntry {
+            repo: if snapshot == 1 {
+                "crate:peg"
+            } else {
+                "crate:json"
+            }
+            .into(),
+            revision: "1.0.0".into(),
+            snapshot_id: snapshot,
+            path: "src/error.rs".into(),
+            line,
+            text: text.into(),
+            is_test: false,
+        };
+        let ix = Index::from_data(MatchData {
+            errors: vec![error("crate:json", 2, Kind::Display, "expected number", 98)],
+            literals: vec![
+                literal(1, 590, "expected {}"),
+                literal(
+                    1,
+                    671,
+                    "{s}--> {p}{l}:{c}\n{s} |\n{l} | {line}\n{s} | {underline}\n{s} |\n{s} = {message}",
+                ),
+            ],
+            deps: [(1, vec![]), (2, vec![])].into_iter().collect(),
+        });
+        let report = " --> 1:6\n  |\n1 | 12 + * 3\n  |      ^---\n  |\n  = expected number\n";
+        for text in [
+            report.to_string(),
+            format!(
+                "Error: could not evaluate\n\nCaused by:\n    {}",
+                report.replace('\n', "\n    ")
+            ),
+        ] {
+            let x = ix.explain(&text);
+            let first = &x.matches[0];
+            assert_eq!(
+                (first.repo.as_str(), first.line),
+                ("crate:peg", 590),
+                "{text}"
+            );
+            let layout = first.inner_of.map(|i| x.matches[i].line);
+            assert_eq!(layout, Some(671), "{text}");
+        }
+        // Without the layout, the whole text of the other crate answers.
+        let x = ix.explain("expected number");
+        assert_eq!(x.matches[0].repo, "crate:json");
     }
 
     #[test]

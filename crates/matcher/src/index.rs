@@ -74,6 +74,22 @@ pub struct Index {
     pub(crate) deps: HashMap<i64, Vec<String>>,
     /// Crate name (`_` for `-`) → how many indexed snapshots depend on it.
     pub(crate) dependents: HashMap<String, u32>,
+    /// Free literals that the word index cannot reach, for reports only.
+    pub(crate) reports: ReportLiterals,
+}
+
+/// Format strings the word index leaves out, which a report reaches
+/// another way: the layouts that print a whole report (`{s}--> {p}{l}:{c}
+/// \n{s} |\n…{s} = {message}`, no word of their own), found by matching
+/// the report against each; and each snapshot's format strings too short to
+/// search the whole index with (`expected {}`), tried on a report's reason
+/// once a layout of that snapshot printed the report.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub(crate) struct ReportLiterals {
+    /// Literal ids of multi-line layouts without a word.
+    pub layouts: Vec<u32>,
+    /// Snapshot row id → ids of its short format strings.
+    pub short: HashMap<i64, Vec<u32>>,
 }
 
 /// Kinds whose runtime text may carry `: {err:?}` after the template.
@@ -114,7 +130,10 @@ fn format_literal(text: &str) -> Template {
         let close = tail.starts_with('{').then(|| tail.find('}')).flatten();
         let inner = close.map(|c| &tail[1..c]);
         let (arg, spec) = match inner {
-            Some(inner) => inner.split_once(':').unwrap_or((inner, "")),
+            // `{s    }`: the name may be padded.
+            Some(inner) => inner
+                .split_once(':')
+                .map_or((inner.trim(), ""), |(a, s)| (a.trim(), s)),
             None => return Template::literal(text),
         };
         let is_arg = arg
@@ -212,12 +231,25 @@ impl Index {
             });
         }
         let mut filed_literals = Vec::new();
+        let mut reports = ReportLiterals::default();
         for (i, l) in literals.iter().enumerate() {
             let t = literal_template(&l.text);
             // A format string of a few characters around holes (`{} or {}`)
             // matches any text.
             let has_hole = t.pieces().iter().any(|p| matches!(p, Piece::Hole(_)));
             if has_hole && t.literal_len() < MIN_FORMAT_LITERAL {
+                if t.literal_len() > 0 {
+                    reports
+                        .short
+                        .entry(l.snapshot_id)
+                        .or_default()
+                        .push(i as u32);
+                }
+                continue;
+            }
+            let pattern = Pattern::new(&t, false);
+            if has_hole && l.text.contains('\n') && pattern.whole_words().is_empty() {
+                reports.layouts.push(i as u32);
                 continue;
             }
             filed_literals.push((add(&t, false), i as u32));
@@ -284,6 +316,7 @@ impl Index {
             snapshots,
             deps: HashMap::new(),
             dependents: HashMap::new(),
+            reports,
         }
     }
 

@@ -75,6 +75,26 @@ pub struct Message {
     /// The message is std's own text (set by the matcher).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub std: Option<crate::stdtext::StdText>,
+    /// The whole report (header, excerpt, reason lines) a reason line below
+    /// an excerpt stands in: the crate whose layout prints it printed the
+    /// reason too.
+    #[serde(skip)]
+    pub report: Option<String>,
+}
+
+impl Message {
+    /// A message with no location, frames or report.
+    fn new(text: String, origin: Origin, layer: u32) -> Self {
+        Message {
+            text,
+            location: None,
+            frames: Vec::new(),
+            origin,
+            layer,
+            std: None,
+            report: None,
+        }
+    }
 }
 
 /// Why an input cannot be read.
@@ -248,6 +268,10 @@ pub fn parse(text: &str) -> Vec<Message> {
     let lines: Vec<&str> = clean.lines().map(|l| l.trim_end_matches('\r')).collect();
     let mut out: Vec<Message> = Vec::new();
     let mut report_depth = 0;
+    // The line of the last message pushed from a line of its own, and the
+    // report being read (its end line and text).
+    let mut last_line: Option<usize> = None;
+    let mut report: Option<(usize, String)> = None;
     let mut i = 0;
     while i < lines.len() && out.len() < MAX_MESSAGES {
         let line = lines[i];
@@ -279,6 +303,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 origin: Origin::Panic,
                 layer: 0,
                 std: None,
+                report: None,
             });
             continue;
         }
@@ -292,6 +317,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 origin: Origin::Panic,
                 layer: 0,
                 std: None,
+                report: None,
             });
             continue;
         }
@@ -303,14 +329,7 @@ pub fn parse(text: &str) -> Vec<Message> {
         }
         if let Some(rest) = line.strip_prefix("Error: ") {
             report_depth = 0;
-            out.push(Message {
-                text: rest.to_string(),
-                location: None,
-                frames: Vec::new(),
-                origin: Origin::ErrorLine,
-                layer: 0,
-                std: None,
-            });
+            out.push(Message::new(rest.to_string(), Origin::ErrorLine, 0));
             i += 1;
             // `Caused by:` follows after a blank line.
             let mut j = i;
@@ -319,28 +338,25 @@ pub fn parse(text: &str) -> Vec<Message> {
             }
             if j < lines.len() && lines[j].trim() == "Caused by:" {
                 i = j + 1;
-                let mut layer = 1;
-                while i < lines.len()
-                    && (lines[i].starts_with(' ') || lines[i].starts_with('\t'))
-                    && out.len() < MAX_MESSAGES
-                {
-                    let l = lines[i].trim();
-                    let text = match p.numbered_cause.captures(lines[i]) {
-                        Some(c) => c[2].to_string(),
-                        None => l.to_string(),
-                    };
-                    if !text.is_empty() {
-                        out.push(Message {
-                            text,
-                            location: None,
-                            frames: Vec::new(),
-                            origin: Origin::Cause,
-                            layer,
-                            std: None,
-                        });
-                        layer += 1;
-                    }
+                let start = i;
+                while i < lines.len() && (lines[i].starts_with(' ') || lines[i].starts_with('\t')) {
                     i += 1;
+                }
+                let mut layer = 1;
+                for cause in causes(&lines[start..i]) {
+                    let inner = parse(&cause);
+                    let depth = inner.iter().map(|m| m.layer).max().unwrap_or(0);
+                    for mut m in inner {
+                        if out.len() >= MAX_MESSAGES {
+                            break;
+                        }
+                        m.layer += layer;
+                        if m.origin == Origin::Bare {
+                            m.origin = Origin::Cause;
+                        }
+                        out.push(m);
+                    }
+                    layer += depth + 1;
                 }
             }
             continue;
@@ -372,8 +388,17 @@ pub fn parse(text: &str) -> Vec<Message> {
         // A report's excerpt (gutter, carets, rules): decoration; what
         // follows it is the report's reason, a layer below its header.
         if is_decoration(line) {
+            let header = (last_line.is_some_and(|l| l + 1 == i)).then(|| i - 1);
             while i < lines.len() && is_decoration(lines[i]) {
                 i += 1;
+            }
+            // The report: its header, the excerpt, the reason lines up to
+            // a blank line.
+            if let Some(h) = header {
+                let end = (i..lines.len())
+                    .find(|&k| lines[k].trim().is_empty())
+                    .unwrap_or(lines.len());
+                report = Some((end, lines[h..end].join("\n")));
             }
             // Below the header, whatever layer it was (an `error=` field
             // is already one below its event).
@@ -385,19 +410,21 @@ pub fn parse(text: &str) -> Vec<Message> {
         }
         if let Some(fields) = json_log(line) {
             for (text, layer) in fields {
-                out.push(Message {
-                    text,
-                    location: None,
-                    frames: Vec::new(),
-                    origin: Origin::Log,
-                    layer,
-                    std: None,
-                });
+                out.push(Message::new(text, Origin::Log, layer));
             }
             i += 1;
             continue;
         }
         let line = line.trim_start().strip_prefix("× ").unwrap_or(line);
+        let in_report = report
+            .as_ref()
+            .filter(|(end, _)| i < *end)
+            .map(|r| r.1.clone());
+        // A reason after an excerpt may hang from a `=` (`= expected x`).
+        let line = match &in_report {
+            Some(_) => line.trim_start().strip_prefix("= ").unwrap_or(line),
+            None => line,
+        };
         let (text, origin) = match p.log_prefix.captures(line) {
             Some(c) => (c[1].to_string(), Origin::Log),
             None => {
@@ -417,19 +444,54 @@ pub fn parse(text: &str) -> Vec<Message> {
             std::iter::once((text, report_depth)).chain(field.map(|f| (f, report_depth + 1)))
         {
             if !text.trim().is_empty() {
-                out.push(Message {
-                    text,
-                    location: None,
-                    frames: Vec::new(),
-                    origin,
-                    layer,
-                    std: None,
-                });
+                let mut m = Message::new(text, origin, layer);
+                m.report = in_report.clone();
+                out.push(m);
+                last_line = Some(i);
             }
         }
         i += 1;
     }
     out
+}
+
+/// The causes of a `Caused by:` section (its indented lines): numbered
+/// (`    0: msg`, continuation lines indented under the text) or, when the
+/// chain has one cause, the whole section; each dedented.
+fn causes(section: &[&str]) -> Vec<String> {
+    let p = patterns();
+    let numbered = section.iter().any(|l| p.numbered_cause.is_match(l));
+    if !numbered {
+        let indent = section
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| leading_spaces(l))
+            .min()
+            .unwrap_or(0);
+        let text: Vec<&str> = section
+            .iter()
+            .map(|l| l.get(indent..).unwrap_or(""))
+            .collect();
+        return vec![text.join("\n")];
+    }
+    let mut out: Vec<(usize, String)> = Vec::new();
+    for l in section {
+        match p.numbered_cause.captures(l) {
+            Some(c) => {
+                let at = c.get(2).map_or(0, |m| m.start());
+                out.push((at, c[2].to_string()));
+            }
+            None => match out.last_mut() {
+                Some((at, text)) => {
+                    let cut = (*at).min(leading_spaces(l));
+                    text.push('\n');
+                    text.push_str(&l[cut..]);
+                }
+                None => out.push((0, l.trim().to_string())),
+            },
+        }
+    }
+    out.into_iter().map(|(_, t)| t).collect()
 }
 
 /// Where a `help:` line's keyword begins, when the line is one.

@@ -19,6 +19,11 @@ enum Seg {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pattern {
     segs: Vec<Seg>,
+    /// Where the optional `: {err:?}` of `expect` begins: a whole match may
+    /// end before it (`Option::expect` prints the message alone).
+    optional_from: Option<usize>,
+    /// Characters of literal text, the optional suffix's left out (as in
+    /// `literal_weight`).
     literal_len: usize,
     /// Literal characters weighed by run length: a long run of text is
     /// stronger evidence than the same characters in short pieces.
@@ -66,9 +71,12 @@ pub fn normalize(s: &str) -> String {
 
 impl Pattern {
     /// Compiles a template; `debug_suffix` adds the optional `: {err:?}`
-    /// that `Result::expect` prints after its message.
+    /// that `Result::expect` prints after its message (`Option::expect`
+    /// prints the message alone, and the receiver's type is not known).
     pub fn new(t: &Template, debug_suffix: bool) -> Self {
         let mut segs: Vec<Seg> = Vec::new();
+        // The last literal ended a line; the current hole begins one.
+        let (mut after_break, mut line_start_hole) = (false, false);
         for p in t.pieces() {
             match p {
                 Piece::Lit(s) => {
@@ -91,6 +99,14 @@ impl Pattern {
                             n.push(' ');
                         }
                     }
+                    // A hole that begins a line may print only spaces (`{s}
+                    // |`, an indentation): they fold into the line break's
+                    // space in the text, so the space after it is optional.
+                    if line_start_hole && n.starts_with(' ') {
+                        n.remove(0);
+                    }
+                    line_start_hole = false;
+                    after_break = s.trim_end_matches([' ', '\t']).ends_with('\n');
                     if n.is_empty() {
                         continue;
                     }
@@ -100,15 +116,12 @@ impl Pattern {
                     }
                 }
                 Piece::Hole(h) => {
+                    line_start_hole = after_break;
                     if !matches!(segs.last(), Some(Seg::Hole(_))) {
                         segs.push(Seg::Hole(h.arg.clone()));
                     }
                 }
             }
-        }
-        if debug_suffix {
-            segs.push(Seg::Lit(": ".into()));
-            segs.push(Seg::Hole("error".into()));
         }
         // A trailing space before the end of the text never matches.
         if let Some(Seg::Lit(l)) = segs.last_mut() {
@@ -139,8 +152,16 @@ impl Pattern {
                 Seg::Hole(_) => 0.0,
             })
             .sum();
+        // std's suffix: neither literal length nor weight of the template.
+        let mut optional_from = None;
+        if debug_suffix && !segs.is_empty() {
+            optional_from = Some(segs.len());
+            segs.push(Seg::Lit(": ".into()));
+            segs.push(Seg::Hole("error".into()));
+        }
         Pattern {
             segs,
+            optional_from,
             literal_len,
             literal_weight,
         }
@@ -156,10 +177,11 @@ impl Pattern {
             let Seg::Lit(l) = seg else { continue };
             let mut ws: Vec<&str> = words(l).collect();
             let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            if i + 1 < n && glued(l.chars().last()) {
+            let hole = |j: usize| matches!(self.segs.get(j), Some(Seg::Hole(_)));
+            if i + 1 < n && hole(i + 1) && glued(l.chars().last()) {
                 ws.pop();
             }
-            if i > 0 && glued(l.chars().next()) && !ws.is_empty() {
+            if i > 0 && hole(i - 1) && glued(l.chars().next()) && !ws.is_empty() {
                 ws.remove(0);
             }
             out.extend(ws);
@@ -285,6 +307,29 @@ impl Pattern {
             return None;
         }
         *budget -= 1;
+        if Some(si) == self.optional_from {
+            // The message is whole here; the suffix may follow (a failed
+            // attempt leaves `caps` as it was).
+            if ti == text.len() {
+                return Some(ti);
+            }
+            if !anchored {
+                return self.step(si, text, ti, caps, anchored, budget).or(Some(ti));
+            }
+        }
+        self.step(si, text, ti, caps, anchored, budget)
+    }
+
+    /// [`Pattern::glob`]'s work for segment `si`.
+    fn step(
+        &self,
+        si: usize,
+        text: &str,
+        ti: usize,
+        caps: &mut Vec<(usize, usize)>,
+        anchored: bool,
+        budget: &mut u32,
+    ) -> Option<usize> {
         let Some(seg) = self.segs.get(si) else {
             return (!anchored || ti == text.len()).then_some(ti);
         };
@@ -317,6 +362,13 @@ impl Pattern {
                             return None;
                         }
                         from = pos + text[pos..].chars().next().map_or(1, char::len_utf8);
+                    }
+                    // The message's last hole, the optional suffix absent:
+                    // the hole takes the rest.
+                    if Some(si + 1) == self.optional_from {
+                        let end = if anchored { text.len() } else { ti };
+                        caps.push((ti, end));
+                        return Some(end);
                     }
                     None
                 }
@@ -498,6 +550,33 @@ pub(crate) mod tests {
         let text = "failed to load config: MyErr { code: 7 }";
         let f = p.captures(&p.full(text).unwrap(), text);
         assert_eq!(f[0].value, "MyErr { code: 7 }");
+        assert_eq!(p.literal_len(), "failed to load config".len());
+    }
+
+    #[test]
+    fn expect_suffix_is_optional() {
+        // `Option::expect` prints its message alone.
+        let p = Pattern::new(&t(&["invalid key"]), true);
+        assert!(p.full("invalid key").is_some());
+        assert!(p.full("invalid keys").is_none());
+        let f = p.within("panicked: invalid key here").unwrap();
+        assert_eq!((f.start, f.end), (10, 21));
+        // A message ending in a hole: the hole takes the rest, or the
+        // suffix follows it.
+        let p = Pattern::new(&t(&["no entry ", "$k"]), true);
+        let text = "no entry alpha";
+        assert_eq!(p.captures(&p.full(text).unwrap(), text)[0].value, "alpha");
+        let text = "no entry alpha: NotFound";
+        let caps = p.captures(&p.full(text).unwrap(), text);
+        assert_eq!(
+            (caps[0].value.as_str(), caps[1].value.as_str()),
+            ("alpha", "NotFound")
+        );
+        // The words next to the suffix are whole words.
+        assert_eq!(
+            Pattern::new(&t(&["invalid key"]), true).whole_words(),
+            ["invalid", "key"]
+        );
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub(crate) struct Verdict {
 
 /// The score of a whole match of a template with `literal` characters of
 /// literal text in a text of `chars` characters.
-fn whole_score(literal: usize, chars: usize) -> f64 {
+pub(crate) fn whole_score(literal: usize, chars: usize) -> f64 {
     0.5 + 0.5 * (literal as f64 / chars as f64).min(1.0)
 }
 

@@ -10,7 +10,9 @@ use super::record::{self, Meta, PatternRecord};
 use super::write::line_key;
 use super::{Key, OpenError};
 use crate::filed::Filed;
-use crate::index::{has_debug_suffix, literal_template, Compiled, Entry, Index, Store};
+use crate::index::{
+    has_debug_suffix, literal_template, Compiled, Entry, Index, ReportLiterals, Store,
+};
 use crate::lazy::LazyTable;
 use crate::pattern::Pattern;
 use errdex_model::{Kind, LiteralEntry, MatchEntry, Template};
@@ -140,6 +142,10 @@ impl Index {
             snapshots,
             deps: HashMap::new(),
             dependents: HashMap::new(),
+            reports: ReportLiterals {
+                layouts: meta.layouts,
+                short: meta.short.into_iter().collect(),
+            },
         };
         Ok(index.with_dependencies(deps))
     }

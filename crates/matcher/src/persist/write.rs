@@ -132,12 +132,21 @@ fn body(b: &Built, index: &Index) -> Body {
     let mut deps: Vec<(i64, Vec<String>)> =
         index.deps.iter().map(|(k, v)| (*k, v.clone())).collect();
     deps.sort();
+    let mut short: Vec<(i64, Vec<u32>)> = index
+        .reports
+        .short
+        .iter()
+        .map(|(k, v)| (*k, v.clone()))
+        .collect();
+    short.sort();
     let meta = Meta {
         entries: b.entries.len() as u64,
         patterns: b.compiled.len() as u64,
         literals: b.literals.len() as u64,
         snapshots,
         deps,
+        layouts: index.reports.layouts.clone(),
+        short,
     };
     body.section(Section::Meta, &record::encode(&meta));
     body
