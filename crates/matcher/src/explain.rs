@@ -171,6 +171,10 @@ pub struct Match {
     /// This match explains a hole of match number N (its index here).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inner_of: Option<usize>,
+    /// This site prints the same text as match number N, and nothing in
+    /// the input tells them apart (N was taken as the answer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub same_text_as: Option<usize>,
     /// The site is test code.
     pub is_test: bool,
     /// Characters of literal template text the match explains.
@@ -435,6 +439,7 @@ impl Index {
             let mut ms = local.matches;
             for m in &mut ms {
                 m.inner_of = m.inner_of.map(|p| new_index[p]);
+                m.same_text_as = m.same_text_as.map(|p| new_index[p]);
             }
             let mut slots: Vec<Option<Match>> = ms.into_iter().map(Some).collect();
             for i in seq {
@@ -542,12 +547,17 @@ impl Index {
             if located {
                 roots.push(0);
             }
-            if let Some(k) = self.explain_value(mi, payload, parent) {
+            if let Some((k, equals)) = self.explain_value_among_equals(mi, payload, parent) {
                 out.push(k);
                 if !located {
                     roots.push(first);
                 }
                 self.explain_holes(mi, first, &mut out, 1);
+                // The sites that print the same value, after its layers.
+                for mut e in equals {
+                    e.same_text_as = Some(first);
+                    out.push(e);
+                }
             }
         } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
             roots.push(top);
@@ -734,7 +744,7 @@ impl Index {
         let mut queue = std::collections::VecDeque::from([root]);
         while let Some(i) = queue.pop_front() {
             for (j, k) in out.iter().enumerate() {
-                if k.inner_of != Some(i) {
+                if k.inner_of != Some(i) || k.same_text_as.is_some() {
                     continue;
                 }
                 queue.push_back(j);
@@ -775,6 +785,19 @@ impl Index {
         value: &str,
         parent: Option<(usize, Parent)>,
     ) -> Option<Match> {
+        self.explain_value_among_equals(mi, value, parent)
+            .map(|(k, _)| k)
+    }
+
+    /// [`Index::explain_value`], with the other sites that print the same
+    /// text as well as the answer (`Timeout` of two crates' channels):
+    /// nothing in the value tells them apart.
+    fn explain_value_among_equals(
+        &self,
+        mi: usize,
+        value: &str,
+        parent: Option<(usize, Parent)>,
+    ) -> Option<(Match, Vec<Match>)> {
         let shaped = strip_std_shapes(value).trim();
         let inner = unquote(shaped);
         let t = inner.trim();
@@ -790,7 +813,11 @@ impl Index {
             let (target, c) = &ranked[i];
             let mut k = self.to_match(mi, *target, c, t, parent.map(|p| p.0));
             k.shared_text = self.shares_text(&ranked, i);
-            Some(k)
+            let equals = self
+                .equal_sites(&ranked, i)
+                .map(|j| self.to_match(mi, ranked[j].0, &ranked[j].1, t, parent.map(|p| p.0)))
+                .collect();
+            Some((k, equals))
         };
         // A quoted string may be what a `Debug` printed whole, quotes and
         // all (`"SendError(..)".fmt(f)`); else its content is the message,
@@ -798,10 +825,35 @@ impl Index {
         let quoted = (shaped.len() > t.len())
             .then(|| whole(shaped))
             .flatten()
-            .filter(|k| k.evidence.contains(&Evidence::Template));
+            .filter(|(k, _)| k.evidence.contains(&Evidence::Template));
         quoted
             .or_else(|| whole(t))
             .or_else(|| after_context(t).and_then(whole))
+    }
+
+    /// Other sites (at most [`MAX_PER_MESSAGE`]) that print candidate `i`'s
+    /// text with the same template and score the same.
+    fn equal_sites<'r>(
+        &'r self,
+        ranked: &'r [(Target, Candidate)],
+        i: usize,
+    ) -> impl Iterator<Item = usize> + 'r {
+        let (t, c) = &ranked[i];
+        let pattern = match *t {
+            Target::Site(e, _) => Some(self.entry(e).pattern),
+            Target::Literal(_) => None,
+        };
+        ranked
+            .iter()
+            .enumerate()
+            .filter(move |(j, (t2, c2))| {
+                *j != i
+                    && pattern.is_some()
+                    && matches!(*t2, Target::Site(e2, _) if Some(self.entry(e2).pattern) == pattern)
+                    && c2.rank_value() == c.rank_value()
+            })
+            .map(|(j, _)| j)
+            .take(MAX_PER_MESSAGE)
     }
 
     /// Whether another site of the same snapshot matches with the same
@@ -1157,6 +1209,7 @@ impl Index {
             captures: Vec::new(),
             unexplained: Vec::new(),
             inner_of: None,
+            same_text_as: None,
             is_test: false,
             literal_chars: 0,
             shared_text: false,
@@ -1242,6 +1295,7 @@ impl Index {
             captures,
             unexplained,
             inner_of,
+            same_text_as: None,
             is_test: c.is_test,
             literal_chars: c.found.as_ref().map_or(0, |f| f.literal),
             shared_text: false,

@@ -150,7 +150,13 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Fa
                 folded += 1;
                 continue;
             }
-            let role = if k.inner_of.is_some() { " inner" } else { "" };
+            let role = if k.same_text_as.is_some() {
+                " same text"
+            } else if k.inner_of.is_some() {
+                " inner"
+            } else {
+                ""
+            };
             let _ = writeln!(o, "   -{role} {}", describe(k));
             print_values(o, k);
         }
