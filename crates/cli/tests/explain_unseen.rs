@@ -361,3 +361,127 @@ impl fmt::Display for LoadError {
         "{v:#}"
     );
 }
+
+/// Writes a one-file crate `name` under `dir` and indexes it into `db`.
+fn index_crate(db: &Path, dir: &Path, name: &str, lib: &str) {
+    let root = dir.join(name);
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        format!("[package]\nname = \"{name}\"\nversion = \"0.1.0\"\n"),
+    )
+    .unwrap();
+    std::fs::write(root.join("src/lib.rs"), lib).unwrap();
+    let out = errdex(db).arg("index").arg(&root).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A report printed by a crate's multi-line layout is that crate's: its
+/// reason line is the crate's text (even a short format string) before
+/// another crate's same words; and sites that print the same value alike
+/// are all listed.
+#[test]
+fn a_reports_layout_names_its_crate_and_equal_texts_are_listed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("r.db");
+    let grammar = r#"pub struct ParseError {
+    line: usize,
+    col: usize,
+    source_line: String,
+    expected: Vec<String>,
+}
+
+impl ParseError {
+    fn message(&self) -> String {
+        match self.expected.len() {
+            0 => "unknown parsing error".to_owned(),
+            _ => format!("expected {}", self.expected.join(", ")),
+        }
+    }
+
+    pub fn render(&self) -> String {
+        let s = " ".repeat(self.line.to_string().len());
+        format!(
+            "{s}--> {l}:{c}\n{s} |\n{l} | {line}\n{s} |\n{s} = {message}",
+            l = self.line,
+            c = self.col,
+            line = self.source_line,
+            message = self.message()
+        )
+    }
+}
+
+#[derive(Debug)]
+pub enum RecvError {
+    Timeout,
+}
+"#;
+    let config = r#"use std::fmt;
+
+pub struct NumberError;
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("expected number")
+    }
+}
+
+#[derive(Debug)]
+pub enum WaitError {
+    Timeout,
+}
+"#;
+    index_crate(&db, tmp.path(), "grammar", grammar);
+    index_crate(&db, tmp.path(), "config", config);
+    let line_in =
+        |src: &str, needle: &str| src.lines().position(|l| l.contains(needle)).unwrap() + 1;
+
+    // The report: the reason is grammar's `expected {}` inside its layout.
+    let report = " --> 1:6\n  |\n1 | 12 + * 3\n  |\n  = expected number\n";
+    for input in [
+        report.to_string(),
+        format!(
+            "Error: could not evaluate the expression\n\nCaused by:\n{}",
+            report
+                .lines()
+                .map(|l| format!("    {l}\n"))
+                .collect::<String>()
+        ),
+    ] {
+        let (code, v) = explain(&db, &input);
+        assert_eq!(code, Some(0), "{v:#}");
+        let first = &v["matches"][0];
+        assert_eq!(first["repo"], "grammar", "{v:#}");
+        assert_eq!(
+            first["line"],
+            line_in(grammar, "format!(\"expected {}\""),
+            "{v:#}"
+        );
+        let layout = &v["matches"][first["inner_of"].as_u64().unwrap() as usize];
+        assert_eq!(layout["line"], line_in(grammar, "--> {l}:{c}"), "{v:#}");
+    }
+    // The same words alone are config's whole text.
+    let (_, v) = explain(&db, "expected number\n");
+    assert_eq!(v["matches"][0]["repo"], "config", "{v:#}");
+
+    // A user's unwrap of `Timeout`: both crates' variants print it.
+    let (code, v) = explain(
+        &db,
+        "thread 'main' (7) panicked at src/main.rs:9:14:\ncalled `Result::unwrap()` on an `Err` value: Timeout\n",
+    );
+    assert_eq!(code, Some(0), "{v:#}");
+    let matches = v["matches"].as_array().unwrap();
+    let mut repos: Vec<&str> = matches
+        .iter()
+        .filter(|m| m["template"] == "Timeout")
+        .map(|m| m["repo"].as_str().unwrap())
+        .collect();
+    repos.sort_unstable();
+    assert_eq!(repos, ["config", "grammar"], "{v:#}");
+    let tied = matches.iter().find(|m| m["same_text_as"].is_u64()).unwrap();
+    assert_eq!(tied["same_text_as"], 0, "{v:#}");
+}

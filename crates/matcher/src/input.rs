@@ -704,6 +704,40 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
     }
 
     #[test]
+    fn a_cause_is_read_as_output_of_its_own() {
+        // One cause (unnumbered): every indented line is it, a report here.
+        let m = parse("Error: could not evaluate expression\n\nCaused by:\n     --> input.calc:1:5\n      |\n    1 | 1 +\n      |     ^---\n      |\n      = expected number\n");
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("could not evaluate expression", 0),
+                ("--> input.calc:1:5", 1),
+                ("expected number", 2)
+            ]
+        );
+        let report = m[2].report.as_deref().unwrap();
+        assert!(
+            report.starts_with(" --> input.calc:1:5\n") && report.ends_with("= expected number")
+        );
+        assert_eq!(m[1].report, None);
+        // Numbered causes, one continued on a second line.
+        let m = parse(
+            "Error: a\n\nCaused by:\n    0: first cause\n       goes on\n    1: second cause\n",
+        );
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("a", 0),
+                ("first cause", 1),
+                ("goes on", 1),
+                ("second cause", 2)
+            ]
+        );
+    }
+
+    #[test]
     fn json_logs_and_error_fields_are_layers() {
         let m = parse(
             r#"{"timestamp":"2026-12-02T22:15:31Z","level":"ERROR","fields":{"message":"enqueue failed","error":"sending on a disconnected channel"},"target":"app"}"#,

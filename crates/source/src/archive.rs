@@ -144,6 +144,23 @@ fn dependencies_of(manifest: &str) -> Option<Vec<String>> {
     Some(deps)
 }
 
+/// What a folder's manifest depends on, when it is one package's
+/// (`[package]`, no workspace members: a workspace's crates each depend on
+/// their own).
+pub(crate) fn package_dependencies(manifest: &str) -> Option<Vec<String>> {
+    let doc: toml::Table = manifest.parse().ok()?;
+    doc.get("package")?;
+    let members = doc
+        .get("workspace")
+        .and_then(|w| w.get("members"))
+        .and_then(|m| m.as_array())
+        .is_some_and(|m| !m.is_empty());
+    if members {
+        return None;
+    }
+    dependencies_of(manifest)
+}
+
 /// `package.repository` of a manifest.
 fn repository_of(manifest: &str) -> Option<String> {
     let doc: toml::Table = manifest.parse().ok()?;

@@ -6,6 +6,9 @@ use errdex_model::{SnapshotMeta, SourceFile};
 use std::path::Path;
 use xxhash_rust::xxh3::Xxh3;
 
+/// A manifest larger than this is not read for dependencies.
+const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
 /// Folder names never descended into.
 const IGNORED_DIRS: &[&str] = &["target", "node_modules"];
 
@@ -97,13 +100,18 @@ fn walk(
         };
         skips.push(Skip { path: rel, reason });
     }
+    // The package's dependencies, when the folder is one package.
+    let deps = crate::read_regular(&root.join("Cargo.toml"), MAX_MANIFEST_BYTES)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .and_then(|m| crate::archive::package_dependencies(&m));
     let meta = SnapshotMeta {
         repo: folder_name(root),
         revision: content_hash(&files),
         date: None,
         remote: None,
         vcs: None,
-        deps: None,
+        deps,
     };
     Ok(Snapshot { meta, files, skips })
 }
