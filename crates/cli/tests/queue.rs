@@ -4,31 +4,13 @@
 //! mid-job, a job for a snapshot already indexed.
 
 mod common;
+#[path = "../../catalog/tests/common/pg.rs"]
+mod pg;
 
 use common::{errdex, run_json};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-/// A fresh database on the test server as a catalogue URL, or `None`.
-fn fresh_db(name: &str) -> Option<String> {
-    let Ok(url) = std::env::var("ERRDEX_TEST_PG") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must set ERRDEX_TEST_PG to a PostgreSQL server"
-        );
-        eprintln!("SKIPPED {name}: set ERRDEX_TEST_PG=postgres://USER@HOST:PORT/DB to run it");
-        return None;
-    };
-    let admin: postgres::Config = url.parse().expect("ERRDEX_TEST_PG is a PostgreSQL URL");
-    let mut c = admin.connect(postgres::NoTls).expect("test server answers");
-    let db = format!("errdex_cli_{name}_{}", std::process::id());
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
-        .unwrap();
-    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
-    let (base, _) = url.rsplit_once('/').expect("URL names a database");
-    Some(format!("{base}/{db}"))
-}
 
 /// A crate folder with `files` source files, each raising an error.
 fn crate_folder(root: &Path, name: &str, files: usize) -> PathBuf {
@@ -92,7 +74,8 @@ fn repos(url: &str) -> Vec<String> {
 
 #[test]
 fn two_workers_share_four_jobs() {
-    let Some(url) = fresh_db("two") else { return };
+    let Some(db) = pg::TempDb::new() else { return };
+    let url = db.url.clone();
     let tmp = tempfile::tempdir().unwrap();
     let dirs: Vec<PathBuf> = (0..4)
         .map(|i| crate_folder(tmp.path(), &format!("c{i}"), 3))
@@ -128,7 +111,8 @@ fn two_workers_share_four_jobs() {
 
 #[test]
 fn a_killed_workers_job_is_retried_and_indexed_once() {
-    let Some(url) = fresh_db("kill") else { return };
+    let Some(db) = pg::TempDb::new() else { return };
+    let url = db.url.clone();
     let tmp = tempfile::tempdir().unwrap();
     // Big enough that the job is still running when the worker is killed.
     let dir = crate_folder(tmp.path(), "big", 4000);
@@ -165,7 +149,8 @@ fn a_killed_workers_job_is_retried_and_indexed_once() {
 
 #[test]
 fn a_job_for_an_indexed_snapshot_changes_nothing() {
-    let Some(url) = fresh_db("noop") else { return };
+    let Some(db) = pg::TempDb::new() else { return };
+    let url = db.url.clone();
     let tmp = tempfile::tempdir().unwrap();
     let dir = crate_folder(tmp.path(), "same", 2);
     // Two jobs (different options) for one snapshot (same content).
@@ -192,7 +177,8 @@ fn a_job_for_an_indexed_snapshot_changes_nothing() {
 
 #[test]
 fn a_failing_job_backs_off_then_fails_with_its_error() {
-    let Some(url) = fresh_db("fail") else { return };
+    let Some(db) = pg::TempDb::new() else { return };
+    let url = db.url.clone();
     let tmp = tempfile::tempdir().unwrap();
     let dir = crate_folder(tmp.path(), "gone", 1);
     run_json(
@@ -255,7 +241,8 @@ fn explained_by(server: &common::server::Server, text: &str) -> Vec<String> {
 
 #[test]
 fn web_nodes_hear_a_workers_new_snapshot() {
-    let Some(url) = fresh_db("web") else { return };
+    let Some(db) = pg::TempDb::new() else { return };
+    let url = db.url.clone();
     let tmp = tempfile::tempdir().unwrap();
     let first = crate_folder(tmp.path(), "first", 1);
     run_json(

@@ -2,30 +2,20 @@
 //! (`postgres://USER@HOST:PORT/DB`; each test makes its own database). CI
 //! always sets it; elsewhere these tests say loudly that they were skipped.
 
+#[path = "../../catalog/tests/common/pg.rs"]
+mod pg;
+
 use errdex_queue::{Enqueued, JobKind, JobState, NewJob, Queue};
 use postgres::Config;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// A fresh database on the test server, or `None` (skipped) without one.
-fn fresh_db(name: &str) -> Option<Config> {
-    let Ok(url) = std::env::var("ERRDEX_TEST_PG") else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must set ERRDEX_TEST_PG to a PostgreSQL server"
-        );
-        eprintln!("SKIPPED {name}: set ERRDEX_TEST_PG=postgres://USER@HOST:PORT/DB to run it");
-        return None;
-    };
-    let admin = Config::from_str(&url).expect("ERRDEX_TEST_PG is a PostgreSQL URL");
-    let mut c = admin.connect(postgres::NoTls).expect("test server answers");
-    let db = format!("errdex_queue_{name}_{}", std::process::id());
-    c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
-        .unwrap();
-    c.batch_execute(&format!("CREATE DATABASE {db}")).unwrap();
-    let mut cfg = admin.clone();
-    cfg.dbname(&db);
-    Some(cfg)
+/// A fresh database on the test server (dropped with the guard), or
+/// `None` (skipped) without one.
+fn fresh_db() -> Option<(pg::TempDb, Config)> {
+    let db = pg::TempDb::new()?;
+    let cfg = Config::from_str(&db.url).expect("ERRDEX_TEST_PG is a PostgreSQL URL");
+    Some((db, cfg))
 }
 
 fn connect(cfg: &Config) -> errdex_queue::Result<Queue> {
@@ -43,7 +33,7 @@ fn job(source: &str, attempts: u32) -> NewJob {
 
 #[test]
 fn a_job_is_added_once_and_done_once() {
-    let Some(cfg) = fresh_db("once") else { return };
+    let Some((_db, cfg)) = fresh_db() else { return };
     let mut q = connect(&cfg).unwrap();
     let first = q.enqueue(&job("crate:a@1.0.0", 3)).unwrap();
     let Enqueued::Added { id } = first else {
@@ -83,7 +73,7 @@ fn a_job_is_added_once_and_done_once() {
 
 #[test]
 fn concurrent_workers_take_distinct_jobs() {
-    let Some(cfg) = fresh_db("skip") else { return };
+    let Some((_db, cfg)) = fresh_db() else { return };
     let mut q = connect(&cfg).unwrap();
     for i in 0..20 {
         q.enqueue(&job(&format!("crate:c{i}@1.0.0"), 1)).unwrap();
@@ -115,7 +105,7 @@ fn concurrent_workers_take_distinct_jobs() {
 
 #[test]
 fn an_expired_lease_gives_the_job_to_another_worker() {
-    let Some(cfg) = fresh_db("lease") else { return };
+    let Some((_db, cfg)) = fresh_db() else { return };
     let mut q = connect(&cfg).unwrap();
     let Enqueued::Added { id } = q.enqueue(&job("crate:l@1.0.0", 3)).unwrap() else {
         panic!()
@@ -148,7 +138,7 @@ fn an_expired_lease_gives_the_job_to_another_worker() {
 
 #[test]
 fn failures_back_off_then_fail_and_can_be_retried() {
-    let Some(cfg) = fresh_db("retry") else { return };
+    let Some((_db, cfg)) = fresh_db() else { return };
     let mut q = connect(&cfg).unwrap();
     let Enqueued::Added { id } = q.enqueue(&job("crate:f@1.0.0", 2)).unwrap() else {
         panic!()
@@ -183,7 +173,7 @@ fn failures_back_off_then_fail_and_can_be_retried() {
 
 #[test]
 fn enqueueing_wakes_a_waiting_worker() {
-    let Some(cfg) = fresh_db("notify") else {
+    let Some((_db, cfg)) = fresh_db() else {
         return;
     };
     let mut idle = connect(&cfg).unwrap();
