@@ -93,6 +93,8 @@ pub enum Evidence {
     Resemblance,
     /// The report names this crate version.
     Version,
+    /// The log line's target names this site's crate (and module).
+    Target,
 }
 
 /// What matched: an error site, or a free string literal of the literal
@@ -232,13 +234,14 @@ enum Target {
 struct EvidenceSet(u8);
 
 impl EvidenceSet {
-    const ALL: [Evidence; 6] = [
+    const ALL: [Evidence; 7] = [
         Evidence::Location,
         Evidence::Frame,
         Evidence::Template,
         Evidence::TemplatePart,
         Evidence::Resemblance,
         Evidence::Version,
+        Evidence::Target,
     ];
 
     fn bit(e: Evidence) -> u8 {
@@ -471,7 +474,14 @@ impl Index {
         // bare text the same as std's may be a crate's copy of it.
         let std_located = m.std.is_some() && m.location.is_some();
         let panic = m.origin == input::Origin::Panic && m.std.is_none();
-        let mut ranked = self.rank(&m.text, m.location.as_ref(), &m.frames, std_located, panic);
+        let mut ranked = self.rank(
+            &m.text,
+            m.location.as_ref(),
+            &m.frames,
+            m.target.as_deref(),
+            std_located,
+            panic,
+        );
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
         let memo = Memo::default();
         if !located {
@@ -627,7 +637,7 @@ impl Index {
         // of it: `{}, or {}` explains nothing).
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let mut ranked = self.rank(text, None, &[], false, false);
+        let mut ranked = self.rank(text, None, &[], None, false, false);
         for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
             let lit = self.literal(l);
             let found = Pattern::new(&literal_template(&lit.text), false)
@@ -661,7 +671,7 @@ impl Index {
     /// The multi-line template that prints a whole report: one the word
     /// index finds, else a layout without words of its own.
     fn layout_of(&self, report: &str) -> Option<(Target, Candidate)> {
-        let ranked = self.rank(report, None, &[], false, false);
+        let ranked = self.rank(report, None, &[], None, false, false);
         if let Some(found) = ranked.into_iter().find(|(t, c)| {
             c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
         }) {
@@ -806,7 +816,7 @@ impl Index {
         }
         let memo = Memo::default();
         let whole = |t: &str| {
-            let ranked = self.rank(t, None, &[], false, false);
+            let ranked = self.rank(t, None, &[], None, false, false);
             let norm = normalize(t);
             let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
             let i = self.default_definition(&ranked, i).unwrap_or(i);
@@ -1072,7 +1082,7 @@ impl Index {
                 continue;
             }
             let layer = |v: &str| {
-                let ranked = self.rank(v, None, &[], false, false);
+                let ranked = self.rank(v, None, &[], None, false, false);
                 let vn = normalize(v);
                 self.choose(
                     &ranked,
@@ -1323,6 +1333,7 @@ impl Index {
         text: &str,
         location: Option<&Location>,
         frames: &[Location],
+        target: Option<&str>,
         std_text: bool,
         panic: bool,
     ) -> Vec<(Target, Candidate)> {
@@ -1453,6 +1464,23 @@ impl Index {
                     c.evidence.push(Evidence::Frame);
                     c.location = c.location.max(0.6);
                 }
+            }
+        }
+        // A log line's target names the crate (and module) that logged
+        // it: of sites that print the text, one there.
+        if let Some(t) = target {
+            let (krate, module) = t.split_once("::").unwrap_or((t, ""));
+            let krate = krate.replace('-', "_");
+            for (t, c) in cands.iter_mut() {
+                let Target::Site(e, _) = t else { continue };
+                let e = &self.entry(*e).error;
+                if c.text == 0.0 || crate::index::crate_name(&e.repo) != krate {
+                    continue;
+                }
+                let in_module =
+                    !module.is_empty() && e.item_path.starts_with(&format!("{module}::"));
+                c.evidence.push(Evidence::Target);
+                c.location = c.location.max(if in_module { 0.6 } else { 0.3 });
             }
         }
         // A location outside the registry (a relative path) is only
@@ -1866,6 +1894,33 @@ mod tests {
         // Without the layout, the whole text of the other crate answers.
         let x = ix.explain("expected number");
         assert_eq!(x.matches[0].repo, "crate:json");
+    }
+
+    #[test]
+    fn a_log_target_orders_sites_that_print_the_same_text() {
+        let mut errors = vec![
+            error("crate:alpha", 1, Kind::Display, "channel closed", 10),
+            error("crate:beta", 2, Kind::Display, "channel closed", 20),
+            error("crate:beta", 2, Kind::Display, "channel closed", 30),
+        ];
+        errors[2].item_path = "sync::mpsc::Closed".into();
+        let ix = index(errors, &[]);
+        let first = |text: &str| {
+            let x = ix.explain(text);
+            (x.matches[0].repo.clone(), x.matches[0].line)
+        };
+        assert_eq!(first("channel closed"), ("crate:alpha".to_string(), 10));
+        assert_eq!(
+            first("[2026-12-03T10:00:00Z ERROR beta] channel closed"),
+            ("crate:beta".to_string(), 20)
+        );
+        // The module too: the site in `beta::sync::mpsc`.
+        let x = ix.explain("2026-12-03T10:00:00Z ERROR beta::sync::mpsc: channel closed");
+        assert_eq!(
+            (x.matches[0].repo.as_str(), x.matches[0].line),
+            ("crate:beta", 30)
+        );
+        assert!(x.matches[0].evidence.contains(&Evidence::Target));
     }
 
     #[test]

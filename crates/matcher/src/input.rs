@@ -75,6 +75,10 @@ pub struct Message {
     /// The message is std's own text (set by the matcher).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub std: Option<crate::stdtext::StdText>,
+    /// The target of the log line it came from (a module path:
+    /// `hyper::proto::h1`), which names the crate that logged it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
     /// The whole report (header, excerpt, reason lines) a reason line below
     /// an excerpt stands in: the crate whose layout prints it printed the
     /// reason too.
@@ -92,6 +96,7 @@ impl Message {
             origin,
             layer,
             std: None,
+            target: None,
             report: None,
         }
     }
@@ -137,7 +142,7 @@ fn patterns() -> &'static Patterns {
         frame_sym: Regex::new(r"^\s*\d+:\s+(?:0x[0-9a-f]+ - )?(.+)$").unwrap(),
         registry: Regex::new(r"/registry/src/[^/]+/([A-Za-z0-9_.-]+?)-(\d+\.\d+\.\d+[^/]*)/(.+)$").unwrap(),
         log_prefix: Regex::new(
-            r"^(?:\[?\d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[)?\s*(?:ERROR|WARN|INFO|DEBUG|TRACE|error|warn)\]?\s+(?:[\w:.-]+(?:\{[^}]*\})?(?::|\])\s+)?(.+)$",
+            r"^(?:\[?\d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[)?\s*(?:ERROR|WARN|INFO|DEBUG|TRACE|error|warn)\]?\s+(?:(?P<target>[\w:.-]+)(?:\{[^}]*\})?(?::|\])\s+)?(?P<msg>.+)$",
         )
         .unwrap(),
         numbered_cause: Regex::new(r"^\s*(\d+): (.*)$").unwrap(),
@@ -303,6 +308,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 origin: Origin::Panic,
                 layer: 0,
                 std: None,
+                target: None,
                 report: None,
             });
             continue;
@@ -317,6 +323,7 @@ pub fn parse(text: &str) -> Vec<Message> {
                 origin: Origin::Panic,
                 layer: 0,
                 std: None,
+                target: None,
                 report: None,
             });
             continue;
@@ -408,9 +415,13 @@ pub fn parse(text: &str) -> Vec<Message> {
                 + 1;
             continue;
         }
-        if let Some(fields) = json_log(line) {
+        if let Some((fields, target)) = json_log(line) {
             for (text, layer) in fields {
-                out.push(Message::new(text, Origin::Log, layer));
+                let mut m = Message::new(text, Origin::Log, layer);
+                if layer == 0 {
+                    m.target = target.clone();
+                }
+                out.push(m);
             }
             i += 1;
             continue;
@@ -425,12 +436,16 @@ pub fn parse(text: &str) -> Vec<Message> {
             Some(_) => line.trim_start().strip_prefix("= ").unwrap_or(line),
             None => line,
         };
-        let (text, origin) = match p.log_prefix.captures(line) {
-            Some(c) => (c[1].to_string(), Origin::Log),
+        let (text, origin, target) = match p.log_prefix.captures(line) {
+            Some(c) => (
+                c["msg"].to_string(),
+                Origin::Log,
+                c.name("target").map(|t| t.as_str().to_string()),
+            ),
             None => {
                 let t = line.trim();
                 let t = t.strip_prefix("error: ").unwrap_or(t);
-                (t.to_string(), Origin::Bare)
+                (t.to_string(), Origin::Bare, None)
             }
         };
         // tracing's `error=…` field: the error is a layer below the event.
@@ -446,6 +461,11 @@ pub fn parse(text: &str) -> Vec<Message> {
             if !text.trim().is_empty() {
                 let mut m = Message::new(text, origin, layer);
                 m.report = in_report.clone();
+                // The target logged the event; its error field may come
+                // from anywhere below.
+                if layer == report_depth {
+                    m.target = target.clone();
+                }
                 out.push(m);
                 last_line = Some(i);
             }
@@ -526,7 +546,7 @@ fn is_decoration(line: &str) -> bool {
 
 /// The message fields of a JSON log line (tracing's JSON format, most JSON
 /// loggers): `message` at its layer, `error` one below.
-fn json_log(line: &str) -> Option<Vec<(String, u32)>> {
+fn json_log(line: &str) -> Option<(Vec<(String, u32)>, Option<String>)> {
     let t = line.trim();
     if !(t.starts_with('{') && t.ends_with('}')) {
         return None;
@@ -539,7 +559,8 @@ fn json_log(line: &str) -> Option<Vec<(String, u32)>> {
             out.push((s.to_string(), layer));
         }
     }
-    (!out.is_empty()).then_some(out)
+    let target = v.get("target").and_then(|t| t.as_str()).map(str::to_string);
+    (!out.is_empty()).then_some((out, target))
 }
 
 /// Reads backtrace frames after a panic message, keeping those outside std.
@@ -701,6 +722,35 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         let log = "2026-12-02T22:15:31.844053Z ERROR app: failed to load config error=TOML parse error at line 2, column 8\n  |\n2 | port = 70000\n  |        ^^^^^\ninvalid value: integer `70000`, expected u16\n";
         let layers: Vec<u32> = parse(log).iter().map(|m| m.layer).collect();
         assert_eq!(layers, vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn a_log_lines_target_is_kept() {
+        for (line, target) in [
+            (
+                "[2026-12-03T10:00:00Z ERROR hyper::proto::h1::dispatch] channel closed",
+                "hyper::proto::h1::dispatch",
+            ),
+            (
+                "2026-12-03T10:00:00.123Z ERROR my_app::net{peer=7}: channel closed",
+                "my_app::net",
+            ),
+            (
+                r#"{"level":"ERROR","fields":{"message":"channel closed"},"target":"tokio::sync"}"#,
+                "tokio::sync",
+            ),
+        ] {
+            let m = parse(line);
+            assert_eq!(m[0].text, "channel closed", "{line}");
+            assert_eq!(m[0].target.as_deref(), Some(target), "{line}");
+        }
+        // An error field is the event's cause, not the target's own text.
+        let m = parse("2026-12-03T10:00:00Z ERROR app::db: query failed error=connection reset");
+        assert_eq!(
+            (m[0].target.as_deref(), m[1].target.as_deref()),
+            (Some("app::db"), None)
+        );
+        assert_eq!(parse("[ERROR] channel closed")[0].target, None);
     }
 
     #[test]
