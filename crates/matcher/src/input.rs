@@ -415,11 +415,11 @@ pub fn parse(text: &str) -> Vec<Message> {
                 + 1;
             continue;
         }
-        if let Some((fields, target)) = json_log(line) {
-            for (text, layer) in fields {
+        if let Some(log) = json_log(line) {
+            for (text, layer) in log.fields {
                 let mut m = Message::new(text, Origin::Log, layer);
                 if layer == 0 {
-                    m.target = target.clone();
+                    m.target = log.target.clone();
                 }
                 out.push(m);
             }
@@ -546,7 +546,7 @@ fn is_decoration(line: &str) -> bool {
 
 /// The message fields of a JSON log line (tracing's JSON format, most JSON
 /// loggers): `message` at its layer, `error` one below.
-fn json_log(line: &str) -> Option<(Vec<(String, u32)>, Option<String>)> {
+fn json_log(line: &str) -> Option<JsonLog> {
     let t = line.trim();
     if !(t.starts_with('{') && t.ends_with('}')) {
         return None;
@@ -560,7 +560,16 @@ fn json_log(line: &str) -> Option<(Vec<(String, u32)>, Option<String>)> {
         }
     }
     let target = v.get("target").and_then(|t| t.as_str()).map(str::to_string);
-    (!out.is_empty()).then_some((out, target))
+    (!out.is_empty()).then_some(JsonLog {
+        fields: out,
+        target,
+    })
+}
+
+/// A JSON log line's messages (text, layer) and its target.
+struct JsonLog {
+    fields: Vec<(String, u32)>,
+    target: Option<String>,
 }
 
 /// Reads backtrace frames after a panic message, keeping those outside std.
