@@ -9,6 +9,10 @@ use std::sync::OnceLock;
 
 /// Input beyond this many bytes is not read (the rest is reported cut).
 pub const MAX_INPUT: usize = 1 << 20;
+/// Chains inside causes are read this deep.
+const MAX_NESTING: u32 = 4;
+/// A report longer than this is not matched whole against layouts.
+const MAX_REPORT: usize = 16 * 1024;
 /// At most this many messages are taken from one input.
 pub const MAX_MESSAGES: usize = 64;
 
@@ -268,6 +272,12 @@ fn is_noise(line: &str) -> bool {
 
 /// Splits pasted output into messages.
 pub fn parse(text: &str) -> Vec<Message> {
+    parse_nested(text, 0)
+}
+
+/// [`parse`] of a text that is a cause `depth` chains deep (past
+/// [`MAX_NESTING`], a cause's lines are messages as they are).
+fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
     let p = patterns();
     let clean = p.ansi.replace_all(text, "");
     let lines: Vec<&str> = clean.lines().map(|l| l.trim_end_matches('\r')).collect();
@@ -351,7 +361,15 @@ pub fn parse(text: &str) -> Vec<Message> {
                 }
                 let mut layer = 1;
                 for cause in causes(&lines[start..i]) {
-                    let inner = parse(&cause);
+                    let inner = if depth < MAX_NESTING {
+                        parse_nested(&cause, depth + 1)
+                    } else {
+                        cause
+                            .lines()
+                            .map(|l| Message::new(l.trim().to_string(), Origin::Bare, 0))
+                            .filter(|m| !m.text.is_empty())
+                            .collect()
+                    };
                     let depth = inner.iter().map(|m| m.layer).max().unwrap_or(0);
                     for mut m in inner {
                         if out.len() >= MAX_MESSAGES {
@@ -405,7 +423,8 @@ pub fn parse(text: &str) -> Vec<Message> {
                 let end = (i..lines.len())
                     .find(|&k| lines[k].trim().is_empty())
                     .unwrap_or(lines.len());
-                report = Some((end, lines[h..end].join("\n")));
+                let block = lines[h..end].join("\n");
+                report = (block.len() <= MAX_REPORT).then_some((end, block));
             }
             // Below the header, whatever layer it was (an `error=` field
             // is already one below its event).
@@ -858,5 +877,28 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         assert_eq!(parse(&text).len(), 1);
         let many = "line\n".repeat(10_000);
         assert_eq!(parse(&many).len(), MAX_MESSAGES);
+        // A huge excerpt is decoration, and no report to match whole.
+        let huge = format!("header\n{}reason\n", "  | code\n".repeat(100_000));
+        let m = parse(&huge);
+        assert_eq!(m.len(), 2);
+        assert!(m[1].report.is_none());
+        // Chains nested in causes stay bounded.
+        let deep = format!("Error: a\n\nCaused by:\n{}", "    x\n".repeat(10_000));
+        assert!(parse(&deep).len() <= MAX_MESSAGES);
+        let mut nested = String::from("Error: in\n");
+        for d in 1..300 {
+            let pad = " ".repeat(4 * d);
+            nested = format!(
+                "Error: e{d}\n{pad}\nCaused by:\n{}",
+                nested
+                    .lines()
+                    .map(|l| format!("{pad}{l}\n"))
+                    .collect::<String>()
+            );
+            if nested.len() > 1 << 20 {
+                break;
+            }
+        }
+        assert!(!parse(&nested).is_empty());
     }
 }
