@@ -117,20 +117,20 @@ impl Catalog {
         }
     }
 
-    /// A fingerprint of every snapshot in the catalogue (id, revision, when
-    /// it was indexed, how many sites): it changes whenever any snapshot is
-    /// indexed, indexed again or removed, and at nothing else.
+    /// A fingerprint of the catalogue's snapshots: how many, the newest row
+    /// id and `indexed_at` (a snapshot indexed again gets a new one) and
+    /// their sites in all. It changes whenever any snapshot is indexed,
+    /// indexed again or removed, and at nothing else; one aggregate row is
+    /// read, however many snapshots there are.
     pub fn snapshots_state(&self) -> Result<String> {
-        let rows: Vec<(i64, String, String, i64)> = self.conn.query_vec(
-            "SELECT id, revision, indexed_at, site_count FROM snapshots ORDER BY id",
+        let (count, newest_id, newest_at, sites): (i64, i64, String, i64) = self.conn.query_one(
+            "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(MAX(indexed_at), ''),
+                    CAST(COALESCE(SUM(site_count), 0) AS BIGINT)
+             FROM snapshots",
             args![],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
-        let mut out = String::new();
-        for (id, revision, at, sites) in rows {
-            out.push_str(&format!("{id}\t{revision}\t{at}\t{sites}\n"));
-        }
-        Ok(out)
+        Ok(format!("{count}\t{newest_id}\t{newest_at}\t{sites}"))
     }
 
     /// The last whole-snapshot analysis run of `snapshot_id` with `model`:
