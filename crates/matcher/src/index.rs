@@ -7,7 +7,8 @@ use crate::filed::{Filed, Query};
 use crate::pattern::Pattern;
 use crate::persist::Mapped;
 use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// A free literal read as a format string needs this many literal
 /// characters to be matched.
@@ -430,21 +431,28 @@ impl Index {
         // By pattern, then weight (positive floats order as their bits): the
         // same order, and so the same sums, whatever the words' order.
         out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
-        let mut partial: Vec<(f32, u32)> = Vec::new();
-        for run in out.chunk_by(|a, b| a.0 == b.0) {
-            let pid = run[0].0;
-            let all_anchors = run.len() >= self.anchor_count(pid);
+        // Each pattern by its summed weight (higher first, then the lower
+        // pattern), with how many of the query's words anchor it.
+        let mut by_weight: BinaryHeap<(u32, Reverse<u32>, usize)> = out
+            .chunk_by(|a, b| a.0 == b.0)
+            .map(|run| {
+                let sum: f32 = run.iter().map(|r| r.1).sum();
+                (sum.to_bits(), Reverse(run[0].0), run.len())
+            })
+            .collect();
+        // Only the best are kept, so only they are checked for being a
+        // complete candidate (every anchor and word in the text).
+        let mut partial = Vec::with_capacity(MAX_PARTIAL);
+        while partial.len() < MAX_PARTIAL {
+            let Some((_, Reverse(pid), shared)) = by_weight.pop() else {
+                break;
+            };
+            let all_anchors = shared >= self.anchor_count(pid);
             if !(all_anchors && query.holds(self.words_of(pid))) {
-                partial.push((run.iter().map(|r| r.1).sum(), pid));
+                partial.push(pid);
             }
         }
-        let by_weight = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if partial.len() > MAX_PARTIAL {
-            partial.select_nth_unstable_by(MAX_PARTIAL, by_weight);
-            partial.truncate(MAX_PARTIAL);
-        }
-        partial.sort_by(by_weight);
-        partial.into_iter().map(|(_, p)| p).collect()
+        partial
     }
 }
 
