@@ -69,12 +69,26 @@ struct Pending {
     whole: bool,
     /// Its words were found in the text (not only their signature).
     checked: bool,
+    /// The text has every join of its literal text: it may match at all.
+    joined: bool,
 }
 
 impl Pending {
     fn pattern(&self) -> u32 {
         self.bound.1 .0
     }
+}
+
+/// What trying a candidate told.
+enum Tried {
+    /// It matches.
+    Match(Verdict),
+    /// It does not match whole: a part of the text at best, at that bound.
+    Part(Pending),
+    /// It holds every word of the template but matches nothing.
+    Unmatched(u32),
+    /// The text lacks one of its words: not a candidate.
+    Lacking,
 }
 
 /// The matches found so far, and the ranks of the best of them.
@@ -139,62 +153,48 @@ impl Index {
                     longer.push(pid);
                     continue;
                 }
-                let whole = query.may_be_whole(f);
+                let joined = query.may_join(f);
+                let whole = joined && query.may_be_whole(f);
                 let score = if whole { whole_score } else { part_score };
                 pending.push(Pending {
                     bound: rank(score(f.literal(), chars), pid),
                     literal: f.literal(),
                     whole,
                     checked: false,
+                    joined,
                 });
             }
         }
         let mut pending = BinaryHeap::from(pending);
-        // Every candidate's verdict counts once resemblance is certain.
-        let mut exhaustive = false;
+        // Resemblance is certain once no candidate left can score enough.
+        let mut resembling = false;
         while let Some(next) = pending.peek() {
-            if !exhaustive {
-                if !tally.strong && f64::from_bits(next.bound.0) < RESEMBLANCE_BELOW {
-                    exhaustive = true;
-                } else if !tally.may_enter(next.bound) {
-                    break;
-                }
+            if !tally.strong && f64::from_bits(next.bound.0) < RESEMBLANCE_BELOW {
+                resembling = true;
+                break;
             }
-            let mut c = pending.pop().expect("a candidate was peeked");
-            let pid = c.pattern();
-            if !c.checked && !query.holds(self.words_of(pid)) {
-                continue;
+            if !tally.may_enter(next.bound) {
+                break;
             }
-            if c.whole {
-                if let Some(v) = self.whole(pid, norm, chars) {
-                    tally.add(v);
-                    continue;
-                }
-                // A part of the text at best: tried again at that bound.
-                c.whole = false;
-                c.checked = true;
-                c.bound = rank(part_score(c.literal, chars), pid);
-                pending.push(c);
-                continue;
-            }
-            match self.part(pid, norm, chars) {
-                Some(v) => tally.add(v),
-                None => unmatched.push(pid),
+            let c = pending.pop().expect("a candidate was peeked");
+            match self.try_candidate(c, &query, norm, chars) {
+                Tried::Match(v) => tally.add(v),
+                Tried::Part(c) => pending.push(c),
+                Tried::Unmatched(pid) => unmatched.push(pid),
+                Tried::Lacking => {}
             }
         }
-        let Tally {
-            mut verdicts,
-            strong,
-            ..
-        } = tally;
-        if !strong {
-            // Resemblance, to the templates that matched nothing (every
-            // candidate was tried) in pattern order, then to those sharing
-            // only some anchor words.
+        if !tally.strong {
+            // Resemblance, to the templates that matched nothing in pattern
+            // order, then to those sharing only some anchor words.
             for pid in longer {
                 if query.holds(self.words_of(pid)) {
                     unmatched.push(pid);
                 }
+            }
+            if resembling {
+                pending =
+                    self.first_unmatched(pending, &query, norm, chars, &mut tally, &mut unmatched);
             }
             unmatched.sort_unstable();
             let partial = if unmatched.len() < MAX_RESEMBLANCE {
@@ -206,7 +206,7 @@ impl Index {
             for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
                 let r = self.pattern(pid as usize).resemblance_to(&mwords);
                 if r >= MIN_RESEMBLANCE {
-                    verdicts.push(Verdict {
+                    tally.add(Verdict {
                         pattern: pid,
                         found: None,
                         score: 0.5 * r,
@@ -214,9 +214,23 @@ impl Index {
                     });
                 }
             }
+            // The candidates left come after those resembled in pattern
+            // order: only a match among the best counts.
+            while let Some(next) = pending.peek() {
+                if !tally.may_enter(next.bound) {
+                    break;
+                }
+                let c = pending.pop().expect("a candidate was peeked");
+                match self.try_candidate(c, &query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(c) => pending.push(c),
+                    Tried::Unmatched(_) | Tried::Lacking => {}
+                }
+            }
         }
         // Only the best-matching templates (and those of located sites) can
         // reach the answer.
+        let mut verdicts = tally.verdicts;
         verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
         let mut kept = 0;
         verdicts.retain(|v| {
@@ -224,6 +238,79 @@ impl Index {
             kept <= MAX_TEMPLATES || located.binary_search(&v.pattern).is_ok()
         });
         verdicts
+    }
+
+    /// Decides the candidates left, in pattern order, until
+    /// [`MAX_RESEMBLANCE`] unmatched templates (`unmatched` holds those
+    /// known) come before the next: resemblance takes no other. Returns
+    /// the candidates not decided, which can only count as matches.
+    fn first_unmatched(
+        &self,
+        pending: BinaryHeap<Pending>,
+        query: &Query,
+        norm: &str,
+        chars: usize,
+        tally: &mut Tally,
+        unmatched: &mut Vec<u32>,
+    ) -> BinaryHeap<Pending> {
+        let mut rest = pending.into_vec();
+        rest.sort_unstable_by_key(Pending::pattern);
+        unmatched.sort_unstable();
+        let known = unmatched.len();
+        // Templates known unmatched with a lower pattern than the next.
+        let mut below = 0;
+        let mut rest = rest.into_iter();
+        let mut undecided = Vec::new();
+        for c in rest.by_ref() {
+            let pid = c.pattern();
+            while below < known && unmatched[below] < pid {
+                below += 1;
+            }
+            // Those found here all come before it.
+            if below + unmatched.len() - known >= MAX_RESEMBLANCE {
+                undecided.push(c);
+                break;
+            }
+            let mut c = c;
+            loop {
+                match self.try_candidate(c, query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(part) => {
+                        c = part;
+                        continue;
+                    }
+                    Tried::Unmatched(pid) => unmatched.push(pid),
+                    Tried::Lacking => {}
+                }
+                break;
+            }
+        }
+        // One that cannot match is never tried again.
+        undecided.extend(rest);
+        undecided.retain(|c| c.joined);
+        BinaryHeap::from(undecided)
+    }
+
+    /// Tries candidate `c` on `norm`: whole while that is possible, else
+    /// within it.
+    fn try_candidate(&self, mut c: Pending, query: &Query, norm: &str, chars: usize) -> Tried {
+        let pid = c.pattern();
+        if !c.checked && !query.holds(self.words_of(pid)) {
+            return Tried::Lacking;
+        }
+        if c.whole {
+            if let Some(v) = self.whole(pid, norm, chars) {
+                return Tried::Match(v);
+            }
+            c.whole = false;
+            c.checked = true;
+            c.bound = rank(part_score(c.literal, chars), pid);
+            return Tried::Part(c);
+        }
+        match c.joined.then(|| self.part(pid, norm, chars)).flatten() {
+            Some(v) => Tried::Match(v),
+            None => Tried::Unmatched(pid),
+        }
     }
 
     /// Pattern `pid` matched against the whole of `norm`.
