@@ -7,8 +7,11 @@
 //! possible score is known before it is tried. Templates are tried in the
 //! order of that bound; once [`MAX_TEMPLATES`] matches outrank every bound
 //! left, no other template can be kept. When nothing matches well enough,
-//! resemblance is tried, and that needs every template's verdict: all are
-//! then verified, as a scan of the candidates would.
+//! resemblance is tried on the first unmatched templates in pattern order:
+//! the candidates are decided in that order until those are known, then
+//! the rest only while a match could still be kept. A candidate whose
+//! joins the text lacks (see [`crate::filed`]) cannot match and is never
+//! tried.
 
 use crate::explain::Evidence;
 use crate::filed::Query;
@@ -26,6 +29,9 @@ const MAX_RESEMBLANCE: usize = 48;
 const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A resemblance counts from this share of the template's words on.
 const MIN_RESEMBLANCE: f64 = 0.4;
+/// A resemblance scores this times its share, at most this: less than any
+/// whole match.
+const RESEMBLANCE_SCORE: f64 = 0.5;
 
 /// A template the text matches.
 pub(crate) struct Verdict {
@@ -115,6 +121,12 @@ impl Tally {
     fn may_enter(&self, bound: Rank) -> bool {
         self.best.len() < MAX_TEMPLATES || self.best.peek().is_some_and(|w| bound > w.0)
     }
+
+    /// Whether the best kept all score more than `score`: nothing scoring
+    /// that can be kept.
+    fn above(&self, score: f64) -> bool {
+        !self.may_enter(rank(score, 0))
+    }
 }
 
 impl Index {
@@ -184,7 +196,29 @@ impl Index {
                 Tried::Lacking => {}
             }
         }
-        if !tally.strong {
+        // A resemblance is kept only where it resembles a located template
+        // or outranks a match kept: the matches that could outrank every
+        // resemblance are tried first, best bound first, and once the best
+        // kept all do, resemblance changes nothing.
+        let mut outranked = false;
+        if resembling && located.is_empty() {
+            while let Some(next) = pending.peek() {
+                let bound = f64::from_bits(next.bound.0);
+                if bound <= RESEMBLANCE_SCORE || !tally.may_enter(next.bound) {
+                    break;
+                }
+                let c = pending.pop().expect("a candidate was peeked");
+                match self.try_candidate(c, &query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(c) => pending.push(c),
+                    Tried::Unmatched(pid) => unmatched.push(pid),
+                    Tried::Lacking => {}
+                }
+            }
+            // The candidates left cannot be kept either.
+            outranked = tally.above(RESEMBLANCE_SCORE);
+        }
+        if !tally.strong && !outranked {
             // Resemblance, to the templates that matched nothing in pattern
             // order, then to those sharing only some anchor words.
             for pid in longer {
@@ -209,7 +243,7 @@ impl Index {
                     tally.add(Verdict {
                         pattern: pid,
                         found: None,
-                        score: 0.5 * r,
+                        score: RESEMBLANCE_SCORE * r,
                         evidence: Evidence::Resemblance,
                     });
                 }
