@@ -420,36 +420,62 @@ impl Index {
     /// templates weighs more (a typo in one anchor still leaves the rare
     /// other one to find the template by).
     pub(crate) fn partial(&self, query: &Query) -> Vec<u32> {
-        let mut out: Vec<(u32, f32)> = Vec::new();
-        for w in &query.words {
-            let p = self.anchored(w);
-            if !p.is_empty() {
-                let weight = 1.0 / p.len() as f32;
-                out.extend(p.iter().map(|&pid| (pid, weight)));
-            }
-        }
-        // By pattern, then weight (positive floats order as their bits): the
-        // same order, and so the same sums, whatever the words' order.
-        out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
-        // Each pattern by its summed weight (higher first, then the lower
-        // pattern), with how many of the query's words anchor it.
-        let mut by_weight: BinaryHeap<(u32, Reverse<u32>, usize)> = out
-            .chunk_by(|a, b| a.0 == b.0)
-            .map(|run| {
-                let sum: f32 = run.iter().map(|r| r.1).sum();
-                (sum.to_bits(), Reverse(run[0].0), run.len())
-            })
+        // Each word's templates (by pattern), the rarest word's first.
+        let mut lists: Vec<(&[u32], f32)> = query
+            .words
+            .iter()
+            .map(|w| self.anchored(w))
+            .filter(|p| !p.is_empty())
+            .map(|p| (p, 1.0 / p.len() as f32))
             .collect();
-        // Only the best are kept, so only they are checked for being a
-        // complete candidate (every anchor and word in the text).
+        lists.sort_by_key(|l| l.0.len());
+        // Templates by their summed weight (higher first, then the lower
+        // pattern), with how many of the query's words anchor them: those of
+        // the lists read so far. A template first met in a later list weighs
+        // at most what the later lists together weigh, so the best are known
+        // before the longest lists are read (if ever).
+        let mut by_weight: BinaryHeap<(u32, Reverse<u32>, usize)> = BinaryHeap::new();
         let mut partial = Vec::with_capacity(MAX_PARTIAL);
-        while partial.len() < MAX_PARTIAL {
-            let Some((_, Reverse(pid), shared)) = by_weight.pop() else {
+        let mut weights: Vec<f32> = Vec::new();
+        for i in 0..=lists.len() {
+            // With a margin for the rounding of the sums.
+            let rest: f64 = lists[i..].iter().map(|l| f64::from(l.1)).sum();
+            let bound = if i < lists.len() {
+                rest * (1.0 + 1e-4)
+            } else {
+                -1.0
+            };
+            while partial.len() < MAX_PARTIAL {
+                let Some(&(w, Reverse(pid), shared)) = by_weight.peek() else {
+                    break;
+                };
+                if f64::from(f32::from_bits(w)) <= bound {
+                    break;
+                }
+                by_weight.pop();
+                // Only the best are checked for being a complete candidate
+                // (every anchor and word in the text).
+                let all_anchors = shared >= self.anchor_count(pid);
+                if !(all_anchors && query.holds(self.words_of(pid))) {
+                    partial.push(pid);
+                }
+            }
+            let Some(&(list, weight)) = lists.get(i).filter(|_| partial.len() < MAX_PARTIAL) else {
                 break;
             };
-            let all_anchors = shared >= self.anchor_count(pid);
-            if !(all_anchors && query.holds(self.words_of(pid))) {
-                partial.push(pid);
+            for &pid in list {
+                let met = |l: &(&[u32], f32)| l.0.binary_search(&pid).is_ok();
+                if lists[..i].iter().any(met) {
+                    continue;
+                }
+                // Summed in the order of their bits: the same sum whatever
+                // the words' order.
+                weights.clear();
+                weights.push(weight);
+                weights.extend(lists[i + 1..].iter().filter(|l| met(l)).map(|l| l.1));
+                weights.sort_unstable_by_key(|w| w.to_bits());
+                let sum: f32 = weights.iter().sum();
+                by_weight.push((sum.to_bits(), Reverse(pid), weights.len()));
             }
         }
         partial
