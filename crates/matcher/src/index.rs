@@ -420,7 +420,7 @@ impl Index {
     /// templates weighs more (a typo in one anchor still leaves the rare
     /// other one to find the template by).
     pub(crate) fn partial(&self, query: &Query) -> Vec<u32> {
-        // Each word's templates (by pattern), the rarest word's first.
+        // Each word's templates (by pattern) and its weight, rarest first.
         let mut lists: Vec<(&[u32], f32)> = query
             .words
             .iter()
@@ -429,56 +429,77 @@ impl Index {
             .map(|p| (p, 1.0 / p.len() as f32))
             .collect();
         lists.sort_by_key(|l| l.0.len());
-        // Templates by their summed weight (higher first, then the lower
-        // pattern), with how many of the query's words anchor them: those of
-        // the lists read so far. A template first met in a later list weighs
-        // at most what the later lists together weigh, so the best are known
-        // before the longest lists are read (if ever).
-        let mut by_weight: BinaryHeap<(u32, Reverse<u32>, usize)> = BinaryHeap::new();
-        let mut partial = Vec::with_capacity(MAX_PARTIAL);
+        // The rarest words' lists are read, as many as it takes for a
+        // template met only in the others to weigh less than one met in the
+        // last read; when that is not enough, all of them.
+        let rest = |k: usize| lists[k..].iter().map(|l| f64::from(l.1)).sum::<f64>();
+        let k = (1..lists.len())
+            .find(|&k| rest(k) < f64::from(lists[k - 1].1))
+            .unwrap_or(lists.len());
+        self.partial_from(query, &lists, k)
+            .or_else(|| self.partial_from(query, &lists, lists.len()))
+            .unwrap_or_default()
+    }
+
+    /// [`Index::partial`] from the first `k` lists, the others only looked
+    /// up for the templates met: none when a template met only in the
+    /// others might be among the best.
+    fn partial_from(&self, query: &Query, lists: &[(&[u32], f32)], k: usize) -> Option<Vec<u32>> {
+        let (read, others) = lists.split_at(k);
+        // What a template met only in the others weighs at most (with a
+        // margin for the rounding of the sums).
+        let bound = match others {
+            [] => -1.0,
+            _ => others.iter().map(|l| f64::from(l.1)).sum::<f64>() * (1.0 + 1e-4),
+        };
+        // The lists merged by pattern: each template with its weights,
+        // summed in the order of their bits (the same sum whatever the
+        // words' order), and how many of the query's words anchor it.
+        let mut next = vec![0; read.len()];
+        let mut heads: BinaryHeap<Reverse<(u32, usize)>> = read
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Reverse((l.0[0], i)))
+            .collect();
+        let mut by_weight: Vec<(u32, Reverse<u32>, usize)> = Vec::new();
         let mut weights: Vec<f32> = Vec::new();
-        for i in 0..=lists.len() {
-            // With a margin for the rounding of the sums.
-            let rest: f64 = lists[i..].iter().map(|l| f64::from(l.1)).sum();
-            let bound = if i < lists.len() {
-                rest * (1.0 + 1e-4)
-            } else {
-                -1.0
-            };
-            while partial.len() < MAX_PARTIAL {
-                let Some(&(w, Reverse(pid), shared)) = by_weight.peek() else {
-                    break;
-                };
-                if f64::from(f32::from_bits(w)) <= bound {
+        while let Some(Reverse((pid, _))) = heads.peek().copied() {
+            weights.clear();
+            while let Some(&Reverse((p, i))) = heads.peek() {
+                if p != pid {
                     break;
                 }
-                by_weight.pop();
-                // Only the best are checked for being a complete candidate
-                // (every anchor and word in the text).
-                let all_anchors = shared >= self.anchor_count(pid);
-                if !(all_anchors && query.holds(self.words_of(pid))) {
-                    partial.push(pid);
+                heads.pop();
+                weights.push(read[i].1);
+                next[i] += 1;
+                if let Some(&p) = read[i].0.get(next[i]) {
+                    heads.push(Reverse((p, i)));
                 }
             }
-            let Some(&(list, weight)) = lists.get(i).filter(|_| partial.len() < MAX_PARTIAL) else {
-                break;
+            let met = others.iter().filter(|l| l.0.binary_search(&pid).is_ok());
+            weights.extend(met.map(|l| l.1));
+            weights.sort_unstable_by_key(|w| w.to_bits());
+            let sum: f32 = weights.iter().sum();
+            by_weight.push((sum.to_bits(), Reverse(pid), weights.len()));
+        }
+        // Best weight first (then the lower pattern); only the best are
+        // checked for being a complete candidate (every anchor and word in
+        // the text).
+        let mut by_weight = BinaryHeap::from(by_weight);
+        let mut partial = Vec::with_capacity(MAX_PARTIAL);
+        while partial.len() < MAX_PARTIAL {
+            let Some((w, Reverse(pid), shared)) = by_weight.pop() else {
+                return others.is_empty().then_some(partial);
             };
-            for &pid in list {
-                let met = |l: &(&[u32], f32)| l.0.binary_search(&pid).is_ok();
-                if lists[..i].iter().any(met) {
-                    continue;
-                }
-                // Summed in the order of their bits: the same sum whatever
-                // the words' order.
-                weights.clear();
-                weights.push(weight);
-                weights.extend(lists[i + 1..].iter().filter(|l| met(l)).map(|l| l.1));
-                weights.sort_unstable_by_key(|w| w.to_bits());
-                let sum: f32 = weights.iter().sum();
-                by_weight.push((sum.to_bits(), Reverse(pid), weights.len()));
+            if f64::from(f32::from_bits(w)) <= bound {
+                return None;
+            }
+            let all_anchors = shared >= self.anchor_count(pid);
+            if !(all_anchors && query.holds(self.words_of(pid))) {
+                partial.push(pid);
             }
         }
-        partial
+        Some(partial)
     }
 }
 
