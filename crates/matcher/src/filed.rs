@@ -6,6 +6,7 @@
 
 use crate::index::word_hash;
 use crate::pattern::{words, Pattern};
+use std::borrow::Cow;
 
 /// Words of a query looked up, at most.
 pub(crate) const MAX_QUERY_WORDS: usize = 512;
@@ -68,13 +69,16 @@ fn is_word_char(c: char) -> bool {
 /// change of the same kind; one missing bit tells the text cannot match.
 fn joins(text: &str) -> [u64; 2] {
     let mut sig = [0; 2];
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for w in chars.windows(3) {
-        if is_word_char(w[0].1) != is_word_char(w[1].1) {
-            let end = w[2].0 + w[2].1.len_utf8();
-            let h = word_hash(&text[w[0].0..end]);
+    let mut chars = text.char_indices();
+    let (Some(mut a), Some(mut b)) = (chars.next(), chars.next()) else {
+        return sig;
+    };
+    for c in chars {
+        if is_word_char(a.1) != is_word_char(b.1) {
+            let h = word_hash(&text[a.0..c.0 + c.1.len_utf8()]);
             sig[(h >> 63) as usize] |= signature_bit(h);
         }
+        (a, b) = (b, c);
     }
     sig
 }
@@ -108,9 +112,9 @@ impl Filed {
 }
 
 /// A query's words and what the filed templates are checked against.
-pub(crate) struct Query {
+pub(crate) struct Query<'a> {
     /// Its distinct words, lowercased (the first [`MAX_QUERY_WORDS`]).
-    pub words: Vec<String>,
+    pub words: Vec<Cow<'a, str>>,
     /// Their hashes, sorted.
     hashes: Vec<u64>,
     /// Their signature bits.
@@ -124,13 +128,15 @@ pub(crate) struct Query {
     tails: [Option<u64>; AFFIX + 1],
 }
 
-impl Query {
+impl<'a> Query<'a> {
     /// The query of a normalised text.
-    pub fn new(text: &str) -> Query {
-        let mut words: Vec<String> = words(text)
-            .take(MAX_QUERY_WORDS)
-            .map(str::to_lowercase)
-            .collect();
+    pub fn new(text: &'a str) -> Query<'a> {
+        // Most words are lowercase ASCII already: those are not copied.
+        let lower = |w: &'a str| match w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase()) {
+            true => Cow::Borrowed(w),
+            false => Cow::Owned(w.to_lowercase()),
+        };
+        let mut words: Vec<Cow<'a, str>> = words(text).take(MAX_QUERY_WORDS).map(lower).collect();
         words.sort_unstable();
         words.dedup();
         let mut hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
