@@ -369,3 +369,179 @@ impl Index {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{Hole, Kind, MatchEntry, MatchSite, Template};
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    const WORDS: [&str; 10] = [
+        "left",
+        "right",
+        "assertion",
+        "failed",
+        "value",
+        "step",
+        "with",
+        "not",
+        "does",
+        "current",
+    ];
+    const JOINS: [&str; 5] = [" ", ": ", " `", "` ", ", "];
+
+    /// A text of `n` words with random joins, a hole (`{}`) now and then
+    /// when `holes`.
+    fn text(rng: &mut Rng, n: usize, holes: bool) -> String {
+        let mut s = String::new();
+        for k in 0..n {
+            if k > 0 {
+                s.push_str(JOINS[rng.below(JOINS.len())]);
+            }
+            if holes && rng.below(4) == 0 {
+                s.push_str("{}");
+            } else {
+                s.push_str(WORDS[rng.below(WORDS.len())]);
+            }
+        }
+        s
+    }
+
+    fn entry(i: usize, text: &str) -> MatchEntry {
+        let mut template = Template::new();
+        for (k, part) in text.split("{}").enumerate() {
+            if k > 0 {
+                template.push_hole(Hole {
+                    arg: String::new(),
+                    spec: String::new(),
+                });
+            }
+            template.push_lit(part);
+        }
+        MatchEntry {
+            id: format!("{i}"),
+            repo: "crate:demo".into(),
+            revision: "1.0.0".into(),
+            snapshot_id: 1,
+            kind: Kind::Panic,
+            template,
+            item_path: "demo::f".into(),
+            sites: vec![MatchSite {
+                path: "src/lib.rs".into(),
+                line: i as u32 + 1,
+                end_line: i as u32 + 1,
+                report_line: i as u32 + 1,
+                report_column: 5,
+                reported_at_caller: false,
+                is_test: false,
+            }],
+        }
+    }
+
+    /// The verdicts with every candidate tried and resemblance given every
+    /// unmatched template, as a scan of the candidates gives them.
+    fn scanned(index: &Index, norm: &str, chars: usize) -> Vec<(u32, u64, Evidence)> {
+        let query = Query::new(norm);
+        let (mut verdicts, mut unmatched) = (Vec::new(), Vec::new());
+        for w in &query.words {
+            for f in index.filed(w) {
+                let pid = f.pattern();
+                if f.literal() == 0 || !query.holds(index.words_of(pid)) {
+                    continue;
+                }
+                match index
+                    .whole(pid, norm, chars)
+                    .or_else(|| index.part(pid, norm, chars))
+                {
+                    Some(v) => verdicts.push(v),
+                    None => unmatched.push(pid),
+                }
+            }
+        }
+        if verdicts.iter().all(|v| v.score < RESEMBLANCE_BELOW) {
+            unmatched.sort_unstable();
+            let partial = if unmatched.len() < MAX_RESEMBLANCE {
+                index.partial(&query)
+            } else {
+                Vec::new()
+            };
+            let mwords: Vec<&str> = words(norm).collect();
+            for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
+                let r = index.pattern(pid as usize).resemblance_to(&mwords);
+                if r >= MIN_RESEMBLANCE {
+                    verdicts.push(Verdict {
+                        pattern: pid,
+                        found: None,
+                        score: RESEMBLANCE_SCORE * r,
+                        evidence: Evidence::Resemblance,
+                    });
+                }
+            }
+        }
+        verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
+        verdicts.truncate(MAX_TEMPLATES);
+        verdicts
+            .iter()
+            .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
+            .collect()
+    }
+
+    #[test]
+    fn the_candidates_left_undecided_change_no_verdict() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut errors: Vec<MatchEntry> = (0..800)
+            .map(|i| {
+                let n = 1 + rng.below(4);
+                entry(i, &text(&mut rng, n, true))
+            })
+            .collect();
+        // Texts that many templates match whole, weakly (each a few of its
+        // words between holes): more weak matches than are kept, all
+        // outranking any resemblance.
+        let weak: Vec<String> = (0..4)
+            .map(|_| {
+                let words: Vec<&str> = (0..24).map(|_| WORDS[rng.below(WORDS.len())]).collect();
+                for i in 0..words.len() {
+                    for j in i + 1..words.len().min(i + 6) {
+                        let inner = words[i..j].join(" ");
+                        errors.push(entry(errors.len(), &format!("{{}} {inner} {{}}")));
+                    }
+                }
+                words.join(" ")
+            })
+            .collect();
+        let index = Index::build(errors, Vec::new());
+        let (mut resembled, mut strong) = (0, 0);
+        for q in 0..300 {
+            let n = 2 + rng.below(12);
+            let text = weak
+                .get(q)
+                .cloned()
+                .unwrap_or_else(|| text(&mut rng, n, false));
+            let norm = crate::pattern::normalize(&text);
+            let chars = norm.chars().count().max(1);
+            let want = scanned(&index, &norm, chars);
+            let got: Vec<(u32, u64, Evidence)> = index
+                .verdicts(&norm, chars, &[])
+                .iter()
+                .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
+                .collect();
+            assert_eq!(got, want, "{norm}");
+            resembled += usize::from(want.iter().any(|v| v.2 == Evidence::Resemblance));
+            strong += usize::from(want.first().is_some_and(|v| f64::from_bits(v.1) >= 0.75));
+        }
+        // Both ways were taken, many times.
+        assert!(resembled > 20 && strong > 20, "{resembled} {strong}");
+    }
+}
