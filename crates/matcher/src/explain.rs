@@ -357,6 +357,38 @@ fn is_data_shape(template: &str) -> bool {
                 && holes_inside(&rest[1..rest.len() - 1])))
 }
 
+/// What makes two candidates one choice: a template's literal segments
+/// joined by NULs (templates alike but for their holes' names are one), or
+/// a name.
+enum ChoiceKey<'a> {
+    Text(&'a Pattern),
+    Named(String),
+}
+
+impl ChoiceKey<'_> {
+    /// The key's bytes, without joining them into a string.
+    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
+        let (pattern, name) = match self {
+            ChoiceKey::Text(p) => (Some(*p), ""),
+            ChoiceKey::Named(n) => (None, n.as_str()),
+        };
+        let joined = pattern
+            .into_iter()
+            .flat_map(|p| p.literals().enumerate())
+            .flat_map(|(i, l)| {
+                let sep: &[u8] = if i > 0 { b"\0" } else { b"" };
+                sep.iter().chain(l.as_bytes()).copied()
+            });
+        joined.chain(name.bytes())
+    }
+}
+
+impl PartialEq for ChoiceKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.bytes().eq(other.bytes())
+    }
+}
+
 impl Index {
     /// Explains pasted text.
     pub fn explain(&self, text: &str) -> Explanation {
@@ -921,17 +953,13 @@ impl Index {
         let mut best: Option<(usize, f64)> = None;
         // The first few templates (sites sharing one count once), and
         // those of the parent layer's snapshot.
-        let mut seen: Vec<String> = Vec::new();
+        let mut seen: Vec<ChoiceKey> = Vec::new();
         let mut tried = Vec::new();
         for (i, (t, c)) in ranked.iter().enumerate().take(MAX_CHOICE_SCAN) {
             // Templates alike but for their holes' names count once.
             let key = match t {
-                Target::Site(e, _) => self
-                    .pattern(self.entry(*e).pattern)
-                    .literals()
-                    .collect::<Vec<_>>()
-                    .join("\u{0}"),
-                Target::Literal(l) => format!("literal {l}"),
+                Target::Site(e, _) => ChoiceKey::Text(self.pattern(self.entry(*e).pattern)),
+                Target::Literal(l) => ChoiceKey::Named(format!("literal {l}")),
             };
             let new = !seen.contains(&key);
             if new && seen.len() < CHOICES {

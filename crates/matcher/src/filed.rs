@@ -1,10 +1,12 @@
 //! Each template filed once, under its rarest word, with what a query can
 //! check of it before reaching the compiled template: a signature of its
-//! words, its literal length (which bounds the score of any match) and the
-//! first and last bytes a whole match must begin and end with.
+//! words, a signature of how its words are joined, its literal length
+//! (which bounds the score of any match) and the first and last bytes a
+//! whole match must begin and end with.
 
 use crate::index::word_hash;
 use crate::pattern::{words, Pattern};
+use std::borrow::Cow;
 
 /// Words of a query looked up, at most.
 pub(crate) const MAX_QUERY_WORDS: usize = 512;
@@ -21,6 +23,9 @@ pub(crate) struct Filed {
     /// One bit per word of the template (a word's hash modulo 64): a query
     /// that lacks one of these bits lacks one of its words.
     signature: u64,
+    /// Bits of the joins of its literal text (see [`joins`]): a text that
+    /// lacks one of these bits cannot match it, whole or in part.
+    joins: [u64; 2],
     /// The pattern.
     pattern: u32,
     /// Characters of literal text.
@@ -31,9 +36,9 @@ pub(crate) struct Filed {
     tail: u64,
 }
 
-// SAFETY: `Filed` is `repr(C)` of integers only, without padding (8 + 4 + 4
-// + 8 + 8 bytes at their alignment), so every bit pattern is a value and
-// all zeroes is one.
+// SAFETY: `Filed` is `repr(C)` of integers only, without padding (8 + 16 +
+// 4 + 4 + 8 + 8 bytes at their alignment), so every bit pattern is a value
+// and all zeroes is one.
 unsafe impl bytemuck::Zeroable for Filed {}
 // SAFETY: as above; it is `Copy` and `'static`.
 unsafe impl bytemuck::Pod for Filed {}
@@ -52,12 +57,42 @@ fn signature_bit(hash: u64) -> u64 {
     1 << (hash % SIGNATURE_BITS)
 }
 
+/// Whether `c` is part of a word, as [`words`] reads words.
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// The signature of a text's joins: every three characters that begin
+/// where a word ends or starts (a word character next to one that is not):
+/// `p w` and ` wi` in `step with`, `t: ` in ` left: `. A text holding a
+/// template's literal segment holds its joins, the same characters at a
+/// change of the same kind; one missing bit tells the text cannot match.
+fn joins(text: &str) -> [u64; 2] {
+    let mut sig = [0; 2];
+    let mut chars = text.char_indices();
+    let (Some(mut a), Some(mut b)) = (chars.next(), chars.next()) else {
+        return sig;
+    };
+    for c in chars {
+        if is_word_char(a.1) != is_word_char(b.1) {
+            let h = word_hash(&text[a.0..c.0 + c.1.len_utf8()]);
+            sig[(h >> 63) as usize] |= signature_bit(h);
+        }
+        (a, b) = (b, c);
+    }
+    sig
+}
+
 impl Filed {
     /// Pattern `pattern`, compiled as `p`, whose whole words hash to `words`.
     pub fn new(pattern: u32, p: &Pattern, words: &[u64]) -> Filed {
         let (head, tail) = (p.head().as_bytes(), p.tail().as_bytes());
         Filed {
             signature: words.iter().fold(0, |s, &h| s | signature_bit(h)),
+            joins: p
+                .literals()
+                .map(joins)
+                .fold([0; 2], |[a, b], [c, d]| [a | c, b | d]),
             pattern,
             literal: u32::try_from(p.literal_len()).unwrap_or(u32::MAX),
             head: affix(&head[..head.len().min(AFFIX)]),
@@ -77,13 +112,15 @@ impl Filed {
 }
 
 /// A query's words and what the filed templates are checked against.
-pub(crate) struct Query {
+pub(crate) struct Query<'a> {
     /// Its distinct words, lowercased (the first [`MAX_QUERY_WORDS`]).
-    pub words: Vec<String>,
+    pub words: Vec<Cow<'a, str>>,
     /// Their hashes, sorted.
     hashes: Vec<u64>,
     /// Their signature bits.
     signature: u64,
+    /// The signature of its [`joins`].
+    joins: [u64; 2],
     /// The text's first `n` bytes packed as [`affix`] packs them, for each
     /// `n` up to [`AFFIX`] (none beyond the text's length).
     heads: [Option<u64>; AFFIX + 1],
@@ -91,13 +128,15 @@ pub(crate) struct Query {
     tails: [Option<u64>; AFFIX + 1],
 }
 
-impl Query {
+impl<'a> Query<'a> {
     /// The query of a normalised text.
-    pub fn new(text: &str) -> Query {
-        let mut words: Vec<String> = words(text)
-            .take(MAX_QUERY_WORDS)
-            .map(str::to_lowercase)
-            .collect();
+    pub fn new(text: &'a str) -> Query<'a> {
+        // Most words are lowercase ASCII already: those are not copied.
+        let lower = |w: &'a str| match w.is_ascii() && !w.bytes().any(|b| b.is_ascii_uppercase()) {
+            true => Cow::Borrowed(w),
+            false => Cow::Owned(w.to_lowercase()),
+        };
+        let mut words: Vec<Cow<'a, str>> = words(text).take(MAX_QUERY_WORDS).map(lower).collect();
         words.sort_unstable();
         words.dedup();
         let mut hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
@@ -106,6 +145,7 @@ impl Query {
         let n = |i: usize| (i <= b.len()).then_some(i);
         Query {
             signature: hashes.iter().fold(0, |s, &h| s | signature_bit(h)),
+            joins: joins(text),
             hashes,
             words,
             heads: std::array::from_fn(|i| n(i).map(|i| affix(&b[..i]))),
@@ -117,6 +157,12 @@ impl Query {
     /// its signature).
     pub fn may_hold(&self, f: &Filed) -> bool {
         f.signature & !self.signature == 0
+    }
+
+    /// Whether the text may match `f` at all, whole or in part: it has
+    /// every join of the template's literal text.
+    pub fn may_join(&self, f: &Filed) -> bool {
+        f.joins[0] & !self.joins[0] == 0 && f.joins[1] & !self.joins[1] == 0
     }
 
     /// Whether the text holds every word of the given hashes.
@@ -140,13 +186,15 @@ mod tests {
         Pattern::new(&crate::pattern::tests::t(parts), false)
     }
 
-    fn filed(p: &Pattern) -> Filed {
-        let hashes: Vec<u64> = p
-            .whole_words()
+    fn hashes(p: &Pattern) -> Vec<u64> {
+        p.whole_words()
             .iter()
             .map(|w| word_hash(&w.to_lowercase()))
-            .collect();
-        Filed::new(3, p, &hashes)
+            .collect()
+    }
+
+    fn filed(p: &Pattern) -> Filed {
+        Filed::new(3, p, &hashes(p))
     }
 
     #[test]
@@ -188,5 +236,30 @@ mod tests {
         let q = Query::new("unexpected token } at 3");
         assert!(!q.holds(&hashes));
         assert!(Query::new("").words.is_empty());
+    }
+
+    #[test]
+    fn a_text_a_template_matches_has_its_joins() {
+        let p = pattern(&[
+            "assertion failed: ",
+            "$x",
+            " left: ",
+            "$l",
+            " right: ",
+            "$r",
+        ]);
+        let f = filed(&p);
+        for text in [
+            "assertion failed: x left: 1 right: 2",
+            "an assertion failed: x == y left: `1` right: `2`",
+            "xassertion failed: x left: 1 right: 2 and more",
+        ] {
+            assert!(p.full(text).is_some() || p.within(text).is_some(), "{text}");
+            assert!(Query::new(text).may_join(&f), "{text}");
+        }
+        // Every word is there, not how the template joins them.
+        let text = "assertion `left == right` failed: with current step";
+        assert!(Query::new(text).holds(&hashes(&p)) && !Query::new(text).may_join(&f));
+        assert!(p.within(text).is_none());
     }
 }

@@ -7,7 +7,8 @@ use crate::filed::{Filed, Query};
 use crate::pattern::Pattern;
 use crate::persist::Mapped;
 use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
-use std::collections::HashMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 
 /// A free literal read as a format string needs this many literal
 /// characters to be matched.
@@ -452,32 +453,86 @@ impl Index {
     /// templates weighs more (a typo in one anchor still leaves the rare
     /// other one to find the template by).
     pub(crate) fn partial(&self, query: &Query) -> Vec<u32> {
-        let mut out: Vec<(u32, f32)> = Vec::new();
-        for w in &query.words {
-            let p = self.anchored(w);
-            if !p.is_empty() {
-                let weight = 1.0 / p.len() as f32;
-                out.extend(p.iter().map(|&pid| (pid, weight)));
+        // Each word's templates (by pattern) and its weight, rarest first.
+        let mut lists: Vec<(&[u32], f32)> = query
+            .words
+            .iter()
+            .map(|w| self.anchored(w))
+            .filter(|p| !p.is_empty())
+            .map(|p| (p, 1.0 / p.len() as f32))
+            .collect();
+        lists.sort_by_key(|l| l.0.len());
+        // The rarest words' lists are read, as many as it takes for a
+        // template met only in the others to weigh less than one met in the
+        // last read; when that is not enough, all of them.
+        let rest = |k: usize| lists[k..].iter().map(|l| f64::from(l.1)).sum::<f64>();
+        let k = (1..lists.len())
+            .find(|&k| rest(k) < f64::from(lists[k - 1].1))
+            .unwrap_or(lists.len());
+        self.partial_from(query, &lists, k)
+            .or_else(|| self.partial_from(query, &lists, lists.len()))
+            .unwrap_or_default()
+    }
+
+    /// [`Index::partial`] from the first `k` lists, the others only looked
+    /// up for the templates met: none when a template met only in the
+    /// others might be among the best.
+    fn partial_from(&self, query: &Query, lists: &[(&[u32], f32)], k: usize) -> Option<Vec<u32>> {
+        let (read, others) = lists.split_at(k);
+        // What a template met only in the others weighs at most (with a
+        // margin for the rounding of the sums).
+        let bound = match others {
+            [] => -1.0,
+            _ => others.iter().map(|l| f64::from(l.1)).sum::<f64>() * (1.0 + 1e-4),
+        };
+        // The lists merged by pattern: each template with its weights,
+        // summed in the order of their bits (the same sum whatever the
+        // words' order), and how many of the query's words anchor it.
+        let mut next = vec![0; read.len()];
+        let mut heads: BinaryHeap<Reverse<(u32, usize)>> = read
+            .iter()
+            .enumerate()
+            .map(|(i, l)| Reverse((l.0[0], i)))
+            .collect();
+        let mut by_weight: Vec<(u32, Reverse<u32>, usize)> = Vec::new();
+        let mut weights: Vec<f32> = Vec::new();
+        while let Some(Reverse((pid, _))) = heads.peek().copied() {
+            weights.clear();
+            while let Some(&Reverse((p, i))) = heads.peek() {
+                if p != pid {
+                    break;
+                }
+                heads.pop();
+                weights.push(read[i].1);
+                next[i] += 1;
+                if let Some(&p) = read[i].0.get(next[i]) {
+                    heads.push(Reverse((p, i)));
+                }
             }
+            let met = others.iter().filter(|l| l.0.binary_search(&pid).is_ok());
+            weights.extend(met.map(|l| l.1));
+            weights.sort_unstable_by_key(|w| w.to_bits());
+            let sum: f32 = weights.iter().sum();
+            by_weight.push((sum.to_bits(), Reverse(pid), weights.len()));
         }
-        // By pattern, then weight (positive floats order as their bits): the
-        // same order, and so the same sums, whatever the words' order.
-        out.sort_unstable_by_key(|&(pid, w)| (u64::from(pid) << 32) | u64::from(w.to_bits()));
-        let mut partial: Vec<(f32, u32)> = Vec::new();
-        for run in out.chunk_by(|a, b| a.0 == b.0) {
-            let pid = run[0].0;
-            let all_anchors = run.len() >= self.anchor_count(pid);
+        // Best weight first (then the lower pattern); only the best are
+        // checked for being a complete candidate (every anchor and word in
+        // the text).
+        let mut by_weight = BinaryHeap::from(by_weight);
+        let mut partial = Vec::with_capacity(MAX_PARTIAL);
+        while partial.len() < MAX_PARTIAL {
+            let Some((w, Reverse(pid), shared)) = by_weight.pop() else {
+                return others.is_empty().then_some(partial);
+            };
+            if f64::from(f32::from_bits(w)) <= bound {
+                return None;
+            }
+            let all_anchors = shared >= self.anchor_count(pid);
             if !(all_anchors && query.holds(self.words_of(pid))) {
-                partial.push((run.iter().map(|r| r.1).sum(), pid));
+                partial.push(pid);
             }
         }
-        let by_weight = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
-        if partial.len() > MAX_PARTIAL {
-            partial.select_nth_unstable_by(MAX_PARTIAL, by_weight);
-            partial.truncate(MAX_PARTIAL);
-        }
-        partial.sort_by(by_weight);
-        partial.into_iter().map(|(_, p)| p).collect()
+        Some(partial)
     }
 }
 

@@ -388,14 +388,12 @@ impl Pattern {
 
     /// [`Pattern::resemblance`] to a text already split into [`words`].
     pub fn resemblance_to(&self, mwords: &[&str]) -> f64 {
-        let twords: Vec<&str> = self.literals().flat_map(words).collect();
-        if twords.is_empty() {
-            return 0.0;
-        }
         let mut j = 0;
         let mut hit_chars = 0;
+        let mut tchars = 0;
         let last = mwords.len().saturating_sub(1);
-        for w in &twords {
+        for w in self.literals().flat_map(words) {
+            tchars += w.len();
             if let Some(k) = mwords[j..]
                 .iter()
                 .enumerate()
@@ -405,7 +403,10 @@ impl Pattern {
                 j += k + 1;
             }
         }
-        let tchars: usize = twords.iter().map(|w| w.len()).sum();
+        // Words are two bytes or more: none when there are no characters.
+        if tchars == 0 {
+            return 0.0;
+        }
         let mchars: usize = mwords.iter().map(|w| w.len()).sum::<usize>().max(1);
         let covered_template = hit_chars as f64 / tchars as f64;
         let covered_text = hit_chars as f64 / mchars as f64;
@@ -436,12 +437,16 @@ pub fn same_word(m: &str, w: &str, last: bool) -> bool {
 
 /// One insertion, deletion or substitution turns `a` into `b`.
 fn one_edit_apart(a: &str, b: &str) -> bool {
+    if a.is_ascii() && b.is_ascii() {
+        return one_edit_apart_in(a.as_bytes(), b.as_bytes());
+    }
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let (short, long) = if a.len() <= b.len() {
-        (&a, &b)
-    } else {
-        (&b, &a)
-    };
+    one_edit_apart_in(&a, &b)
+}
+
+/// [`one_edit_apart`] over characters (bytes, for ASCII text).
+fn one_edit_apart_in<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
     if long.len() - short.len() > 1 {
         return false;
     }

@@ -7,8 +7,11 @@
 //! possible score is known before it is tried. Templates are tried in the
 //! order of that bound; once [`MAX_TEMPLATES`] matches outrank every bound
 //! left, no other template can be kept. When nothing matches well enough,
-//! resemblance is tried, and that needs every template's verdict: all are
-//! then verified, as a scan of the candidates would.
+//! resemblance is tried on the first unmatched templates in pattern order:
+//! the candidates are decided in that order until those are known, then
+//! the rest only while a match could still be kept. A candidate whose
+//! joins the text lacks (see [`crate::filed`]) cannot match and is never
+//! tried.
 
 use crate::explain::Evidence;
 use crate::filed::Query;
@@ -26,6 +29,9 @@ const MAX_RESEMBLANCE: usize = 48;
 const RESEMBLANCE_BELOW: f64 = 0.75;
 /// A resemblance counts from this share of the template's words on.
 const MIN_RESEMBLANCE: f64 = 0.4;
+/// A resemblance scores this times its share, at most this: less than any
+/// whole match.
+const RESEMBLANCE_SCORE: f64 = 0.5;
 
 /// A template the text matches.
 pub(crate) struct Verdict {
@@ -69,12 +75,26 @@ struct Pending {
     whole: bool,
     /// Its words were found in the text (not only their signature).
     checked: bool,
+    /// The text has every join of its literal text: it may match at all.
+    joined: bool,
 }
 
 impl Pending {
     fn pattern(&self) -> u32 {
         self.bound.1 .0
     }
+}
+
+/// What trying a candidate told.
+enum Tried {
+    /// It matches.
+    Match(Verdict),
+    /// It does not match whole: a part of the text at best, at that bound.
+    Part(Pending),
+    /// It holds every word of the template but matches nothing.
+    Unmatched(u32),
+    /// The text lacks one of its words: not a candidate.
+    Lacking,
 }
 
 /// The matches found so far, and the ranks of the best of them.
@@ -100,6 +120,12 @@ impl Tally {
     /// Whether a match of this rank would be among the best kept.
     fn may_enter(&self, bound: Rank) -> bool {
         self.best.len() < MAX_TEMPLATES || self.best.peek().is_some_and(|w| bound > w.0)
+    }
+
+    /// Whether the best kept all score more than `score`: nothing scoring
+    /// that can be kept.
+    fn above(&self, score: f64) -> bool {
+        !self.may_enter(rank(score, 0))
     }
 }
 
@@ -139,62 +165,70 @@ impl Index {
                     longer.push(pid);
                     continue;
                 }
-                let whole = query.may_be_whole(f);
+                let joined = query.may_join(f);
+                let whole = joined && query.may_be_whole(f);
                 let score = if whole { whole_score } else { part_score };
                 pending.push(Pending {
                     bound: rank(score(f.literal(), chars), pid),
                     literal: f.literal(),
                     whole,
                     checked: false,
+                    joined,
                 });
             }
         }
         let mut pending = BinaryHeap::from(pending);
-        // Every candidate's verdict counts once resemblance is certain.
-        let mut exhaustive = false;
+        // Resemblance is certain once no candidate left can score enough.
+        let mut resembling = false;
         while let Some(next) = pending.peek() {
-            if !exhaustive {
-                if !tally.strong && f64::from_bits(next.bound.0) < RESEMBLANCE_BELOW {
-                    exhaustive = true;
-                } else if !tally.may_enter(next.bound) {
-                    break;
-                }
+            if !tally.strong && f64::from_bits(next.bound.0) < RESEMBLANCE_BELOW {
+                resembling = true;
+                break;
             }
-            let mut c = pending.pop().expect("a candidate was peeked");
-            let pid = c.pattern();
-            if !c.checked && !query.holds(self.words_of(pid)) {
-                continue;
+            if !tally.may_enter(next.bound) {
+                break;
             }
-            if c.whole {
-                if let Some(v) = self.whole(pid, norm, chars) {
-                    tally.add(v);
-                    continue;
-                }
-                // A part of the text at best: tried again at that bound.
-                c.whole = false;
-                c.checked = true;
-                c.bound = rank(part_score(c.literal, chars), pid);
-                pending.push(c);
-                continue;
-            }
-            match self.part(pid, norm, chars) {
-                Some(v) => tally.add(v),
-                None => unmatched.push(pid),
+            let c = pending.pop().expect("a candidate was peeked");
+            match self.try_candidate(c, &query, norm, chars) {
+                Tried::Match(v) => tally.add(v),
+                Tried::Part(c) => pending.push(c),
+                Tried::Unmatched(pid) => unmatched.push(pid),
+                Tried::Lacking => {}
             }
         }
-        let Tally {
-            mut verdicts,
-            strong,
-            ..
-        } = tally;
-        if !strong {
-            // Resemblance, to the templates that matched nothing (every
-            // candidate was tried) in pattern order, then to those sharing
-            // only some anchor words.
+        // A resemblance is kept only where it resembles a located template
+        // or outranks a match kept: the matches that could outrank every
+        // resemblance are tried first, best bound first, and once the best
+        // kept all do, resemblance changes nothing.
+        let mut outranked = false;
+        if resembling && located.is_empty() {
+            while let Some(next) = pending.peek() {
+                let bound = f64::from_bits(next.bound.0);
+                if bound <= RESEMBLANCE_SCORE || !tally.may_enter(next.bound) {
+                    break;
+                }
+                let c = pending.pop().expect("a candidate was peeked");
+                match self.try_candidate(c, &query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(c) => pending.push(c),
+                    Tried::Unmatched(pid) => unmatched.push(pid),
+                    Tried::Lacking => {}
+                }
+            }
+            // The candidates left cannot be kept either.
+            outranked = tally.above(RESEMBLANCE_SCORE);
+        }
+        if !tally.strong && !outranked {
+            // Resemblance, to the templates that matched nothing in pattern
+            // order, then to those sharing only some anchor words.
             for pid in longer {
                 if query.holds(self.words_of(pid)) {
                     unmatched.push(pid);
                 }
+            }
+            if resembling {
+                pending =
+                    self.first_unmatched(pending, &query, norm, chars, &mut tally, &mut unmatched);
             }
             unmatched.sort_unstable();
             let partial = if unmatched.len() < MAX_RESEMBLANCE {
@@ -206,17 +240,31 @@ impl Index {
             for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
                 let r = self.pattern(pid as usize).resemblance_to(&mwords);
                 if r >= MIN_RESEMBLANCE {
-                    verdicts.push(Verdict {
+                    tally.add(Verdict {
                         pattern: pid,
                         found: None,
-                        score: 0.5 * r,
+                        score: RESEMBLANCE_SCORE * r,
                         evidence: Evidence::Resemblance,
                     });
+                }
+            }
+            // The candidates left come after those resembled in pattern
+            // order: only a match among the best counts.
+            while let Some(next) = pending.peek() {
+                if !tally.may_enter(next.bound) {
+                    break;
+                }
+                let c = pending.pop().expect("a candidate was peeked");
+                match self.try_candidate(c, &query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(c) => pending.push(c),
+                    Tried::Unmatched(_) | Tried::Lacking => {}
                 }
             }
         }
         // Only the best-matching templates (and those of located sites) can
         // reach the answer.
+        let mut verdicts = tally.verdicts;
         verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
         let mut kept = 0;
         verdicts.retain(|v| {
@@ -224,6 +272,79 @@ impl Index {
             kept <= MAX_TEMPLATES || located.binary_search(&v.pattern).is_ok()
         });
         verdicts
+    }
+
+    /// Decides the candidates left, in pattern order, until
+    /// [`MAX_RESEMBLANCE`] unmatched templates (`unmatched` holds those
+    /// known) come before the next: resemblance takes no other. Returns
+    /// the candidates not decided, which can only count as matches.
+    fn first_unmatched(
+        &self,
+        pending: BinaryHeap<Pending>,
+        query: &Query,
+        norm: &str,
+        chars: usize,
+        tally: &mut Tally,
+        unmatched: &mut Vec<u32>,
+    ) -> BinaryHeap<Pending> {
+        let mut rest = pending.into_vec();
+        rest.sort_unstable_by_key(Pending::pattern);
+        unmatched.sort_unstable();
+        let known = unmatched.len();
+        // Templates known unmatched with a lower pattern than the next.
+        let mut below = 0;
+        let mut rest = rest.into_iter();
+        let mut undecided = Vec::new();
+        for c in rest.by_ref() {
+            let pid = c.pattern();
+            while below < known && unmatched[below] < pid {
+                below += 1;
+            }
+            // Those found here all come before it.
+            if below + unmatched.len() - known >= MAX_RESEMBLANCE {
+                undecided.push(c);
+                break;
+            }
+            let mut c = c;
+            loop {
+                match self.try_candidate(c, query, norm, chars) {
+                    Tried::Match(v) => tally.add(v),
+                    Tried::Part(part) => {
+                        c = part;
+                        continue;
+                    }
+                    Tried::Unmatched(pid) => unmatched.push(pid),
+                    Tried::Lacking => {}
+                }
+                break;
+            }
+        }
+        // One that cannot match is never tried again.
+        undecided.extend(rest);
+        undecided.retain(|c| c.joined);
+        BinaryHeap::from(undecided)
+    }
+
+    /// Tries candidate `c` on `norm`: whole while that is possible, else
+    /// within it.
+    fn try_candidate(&self, mut c: Pending, query: &Query, norm: &str, chars: usize) -> Tried {
+        let pid = c.pattern();
+        if !c.checked && !query.holds(self.words_of(pid)) {
+            return Tried::Lacking;
+        }
+        if c.whole {
+            if let Some(v) = self.whole(pid, norm, chars) {
+                return Tried::Match(v);
+            }
+            c.whole = false;
+            c.checked = true;
+            c.bound = rank(part_score(c.literal, chars), pid);
+            return Tried::Part(c);
+        }
+        match c.joined.then(|| self.part(pid, norm, chars)).flatten() {
+            Some(v) => Tried::Match(v),
+            None => Tried::Unmatched(pid),
+        }
     }
 
     /// Pattern `pid` matched against the whole of `norm`.
@@ -246,5 +367,181 @@ impl Index {
             found: Some(f),
             evidence: Evidence::TemplatePart,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use errdex_model::{Hole, Kind, MatchEntry, MatchSite, Template};
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    const WORDS: [&str; 10] = [
+        "left",
+        "right",
+        "assertion",
+        "failed",
+        "value",
+        "step",
+        "with",
+        "not",
+        "does",
+        "current",
+    ];
+    const JOINS: [&str; 5] = [" ", ": ", " `", "` ", ", "];
+
+    /// A text of `n` words with random joins, a hole (`{}`) now and then
+    /// when `holes`.
+    fn text(rng: &mut Rng, n: usize, holes: bool) -> String {
+        let mut s = String::new();
+        for k in 0..n {
+            if k > 0 {
+                s.push_str(JOINS[rng.below(JOINS.len())]);
+            }
+            if holes && rng.below(4) == 0 {
+                s.push_str("{}");
+            } else {
+                s.push_str(WORDS[rng.below(WORDS.len())]);
+            }
+        }
+        s
+    }
+
+    fn entry(i: usize, text: &str) -> MatchEntry {
+        let mut template = Template::new();
+        for (k, part) in text.split("{}").enumerate() {
+            if k > 0 {
+                template.push_hole(Hole {
+                    arg: String::new(),
+                    spec: String::new(),
+                });
+            }
+            template.push_lit(part);
+        }
+        MatchEntry {
+            id: format!("{i}"),
+            repo: "crate:demo".into(),
+            revision: "1.0.0".into(),
+            snapshot_id: 1,
+            kind: Kind::Panic,
+            template,
+            item_path: "demo::f".into(),
+            sites: vec![MatchSite {
+                path: "src/lib.rs".into(),
+                line: i as u32 + 1,
+                end_line: i as u32 + 1,
+                report_line: i as u32 + 1,
+                report_column: 5,
+                reported_at_caller: false,
+                is_test: false,
+            }],
+        }
+    }
+
+    /// The verdicts with every candidate tried and resemblance given every
+    /// unmatched template, as a scan of the candidates gives them.
+    fn scanned(index: &Index, norm: &str, chars: usize) -> Vec<(u32, u64, Evidence)> {
+        let query = Query::new(norm);
+        let (mut verdicts, mut unmatched) = (Vec::new(), Vec::new());
+        for w in &query.words {
+            for f in index.filed(w) {
+                let pid = f.pattern();
+                if f.literal() == 0 || !query.holds(index.words_of(pid)) {
+                    continue;
+                }
+                match index
+                    .whole(pid, norm, chars)
+                    .or_else(|| index.part(pid, norm, chars))
+                {
+                    Some(v) => verdicts.push(v),
+                    None => unmatched.push(pid),
+                }
+            }
+        }
+        if verdicts.iter().all(|v| v.score < RESEMBLANCE_BELOW) {
+            unmatched.sort_unstable();
+            let partial = if unmatched.len() < MAX_RESEMBLANCE {
+                index.partial(&query)
+            } else {
+                Vec::new()
+            };
+            let mwords: Vec<&str> = words(norm).collect();
+            for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
+                let r = index.pattern(pid as usize).resemblance_to(&mwords);
+                if r >= MIN_RESEMBLANCE {
+                    verdicts.push(Verdict {
+                        pattern: pid,
+                        found: None,
+                        score: RESEMBLANCE_SCORE * r,
+                        evidence: Evidence::Resemblance,
+                    });
+                }
+            }
+        }
+        verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
+        verdicts.truncate(MAX_TEMPLATES);
+        verdicts
+            .iter()
+            .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
+            .collect()
+    }
+
+    #[test]
+    fn the_candidates_left_undecided_change_no_verdict() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut errors: Vec<MatchEntry> = (0..800)
+            .map(|i| {
+                let n = 1 + rng.below(4);
+                entry(i, &text(&mut rng, n, true))
+            })
+            .collect();
+        // Texts that many templates match whole, weakly (each a few of its
+        // words between holes): more weak matches than are kept, all
+        // outranking any resemblance.
+        let weak: Vec<String> = (0..4)
+            .map(|_| {
+                let words: Vec<&str> = (0..24).map(|_| WORDS[rng.below(WORDS.len())]).collect();
+                for i in 0..words.len() {
+                    for j in i + 1..words.len().min(i + 6) {
+                        let inner = words[i..j].join(" ");
+                        errors.push(entry(errors.len(), &format!("{{}} {inner} {{}}")));
+                    }
+                }
+                words.join(" ")
+            })
+            .collect();
+        let index = Index::build(errors, Vec::new());
+        let (mut resembled, mut strong) = (0, 0);
+        for q in 0..300 {
+            let n = 2 + rng.below(12);
+            let text = weak
+                .get(q)
+                .cloned()
+                .unwrap_or_else(|| text(&mut rng, n, false));
+            let norm = crate::pattern::normalize(&text);
+            let chars = norm.chars().count().max(1);
+            let want = scanned(&index, &norm, chars);
+            let got: Vec<(u32, u64, Evidence)> = index
+                .verdicts(&norm, chars, &[])
+                .iter()
+                .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
+                .collect();
+            assert_eq!(got, want, "{norm}");
+            resembled += usize::from(want.iter().any(|v| v.2 == Evidence::Resemblance));
+            strong += usize::from(want.first().is_some_and(|v| f64::from_bits(v.1) >= 0.75));
+        }
+        // Both ways were taken, many times.
+        assert!(resembled > 20 && strong > 20, "{resembled} {strong}");
     }
 }

@@ -13,7 +13,7 @@
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"ERRDEXIX";
 /// The layout's version: raised whenever the file changes shape.
-pub(crate) const FORMAT: u32 = 2;
+pub(crate) const FORMAT: u32 = 3;
 /// Bytes of the fixed header.
 pub(crate) const HEADER: usize = 64;
 /// Bytes of body covered by one checksum.
