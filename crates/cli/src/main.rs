@@ -4,6 +4,11 @@ mod cmd;
 mod db;
 mod out;
 
+/// mimalloc: a query's many small allocations cost a third less than
+/// with the system allocator (README, "explain").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -18,6 +18,11 @@
 //! skips the slow baseline, `-- --rounds N` repeats the queries, `--
 //! --slowest N` lists the N slowest queries).
 
+/// The allocator of the `errdex` binary, so that the bench measures what
+/// it runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use errdex_extract::{extract_all, Extractor, RustExtractor};
 use errdex_match::{normalize, Index, Key, Pattern};
 use errdex_model::{MatchEntry, MatchSite, Piece, Template};
