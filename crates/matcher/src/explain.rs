@@ -589,7 +589,7 @@ impl Index {
             if located {
                 roots.push(0);
             }
-            if let Some((k, equals)) = self.explain_value_among_equals(mi, payload, parent) {
+            if let Some((k, equals)) = self.explain_value_among_equals(mi, payload, parent, true) {
                 out.push(k);
                 if !located {
                     roots.push(first);
@@ -671,18 +671,12 @@ impl Index {
         let chars = norm.chars().count().max(1);
         let mut ranked = self.rank(text, None, &[], None, false, false);
         for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
-            let lit = self.literal(l);
-            let found = Pattern::new(&literal_template(&lit.text), false)
-                .full(&norm)
-                .filter(|f| f.literal as f64 > ROOT_SHARE * chars as f64);
-            if let Some(f) = found {
-                let mut c = Candidate {
-                    text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
-                    found: Some(Rc::new(f)),
-                    is_test: lit.is_test || is_test_path(&lit.path),
-                    ..Candidate::default()
-                };
-                c.evidence.push(Evidence::Template);
+            let c = self.whole_literal(l, &norm, chars).filter(|c| {
+                c.found
+                    .as_ref()
+                    .is_some_and(|f| f.literal as f64 > ROOT_SHARE * chars as f64)
+            });
+            if let Some(c) = c {
                 ranked.push((Target::Literal(l), c));
             }
         }
@@ -711,29 +705,32 @@ impl Index {
         }
         let norm = normalize(truncate(report, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
+        let literal = |c: &Candidate| c.found.as_ref().map_or(0, |f| f.literal);
         let mut best: Option<(Target, Candidate)> = None;
         for &l in &self.reports.layouts {
-            let lit = self.literal(l);
-            let Some(f) = Pattern::new(&literal_template(&lit.text), false).full(&norm) else {
+            let Some(c) = self.whole_literal(l, &norm, chars) else {
                 continue;
             };
-            if best
-                .as_ref()
-                .and_then(|(_, c)| c.found.as_ref())
-                .is_some_and(|b| b.literal >= f.literal)
-            {
-                continue;
+            if best.as_ref().is_none_or(|(_, b)| literal(b) < literal(&c)) {
+                best = Some((Target::Literal(l), c));
             }
-            let mut c = Candidate {
-                text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
-                found: Some(Rc::new(f)),
-                is_test: lit.is_test || is_test_path(&lit.path),
-                ..Candidate::default()
-            };
-            c.evidence.push(Evidence::Template);
-            best = Some((Target::Literal(l), c));
         }
         best
+    }
+
+    /// Free literal `l` as a candidate when, read as a format string, it
+    /// matches the whole of `norm` (`chars` characters).
+    fn whole_literal(&self, l: u32, norm: &str, chars: usize) -> Option<Candidate> {
+        let lit = self.literal(l);
+        let f = Pattern::new(&literal_template(&lit.text), false).full(norm)?;
+        let mut c = Candidate {
+            text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
+            found: Some(Rc::new(f)),
+            is_test: lit.is_test || is_test_path(&lit.path),
+            ..Candidate::default()
+        };
+        c.evidence.push(Evidence::Template);
+        Some(c)
     }
 
     /// The template text of a target, as written.
@@ -827,18 +824,19 @@ impl Index {
         value: &str,
         parent: Option<(usize, Parent)>,
     ) -> Option<Match> {
-        self.explain_value_among_equals(mi, value, parent)
+        self.explain_value_among_equals(mi, value, parent, false)
             .map(|(k, _)| k)
     }
 
-    /// [`Index::explain_value`], with the other sites that print the same
-    /// text as well as the answer (`Timeout` of two crates' channels):
-    /// nothing in the value tells them apart.
+    /// [`Index::explain_value`], with (when `equals`) the other sites that
+    /// print the same text as well as the answer (`Timeout` of two crates'
+    /// channels): nothing in the value tells them apart.
     fn explain_value_among_equals(
         &self,
         mi: usize,
         value: &str,
         parent: Option<(usize, Parent)>,
+        equals: bool,
     ) -> Option<(Match, Vec<Match>)> {
         let shaped = strip_std_shapes(value).trim();
         let inner = unquote(shaped);
@@ -855,11 +853,14 @@ impl Index {
             let (target, c) = &ranked[i];
             let mut k = self.to_match(mi, *target, c, t, parent.map(|p| p.0));
             k.shared_text = self.shares_text(&ranked, i);
-            let equals = self
-                .equal_sites(&ranked, i)
-                .map(|j| self.to_match(mi, ranked[j].0, &ranked[j].1, t, parent.map(|p| p.0)))
-                .collect();
-            Some((k, equals))
+            let equal: Vec<Match> = if equals {
+                self.equal_sites(&ranked, i)
+                    .map(|j| self.to_match(mi, ranked[j].0, &ranked[j].1, t, parent.map(|p| p.0)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Some((k, equal))
         };
         // A quoted string may be what a `Debug` printed whole, quotes and
         // all (`"SendError(..)".fmt(f)`); else its content is the message,

@@ -248,8 +248,9 @@ impl Index {
                 }
                 continue;
             }
-            let pattern = Pattern::new(&t, false);
-            if has_hole && l.text.contains('\n') && pattern.whole_words().is_empty() {
+            // (compiled here only for the few multi-line format strings)
+            if has_hole && l.text.contains('\n') && Pattern::new(&t, false).whole_words().is_empty()
+            {
                 reports.layouts.push(i as u32);
                 continue;
             }

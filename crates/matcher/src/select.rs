@@ -130,6 +130,33 @@ impl Tally {
 }
 
 impl Index {
+    /// The resemblance verdicts of the unmatched templates (in pattern
+    /// order) and, when they are few, of those sharing the text's rarest
+    /// words: at most [`MAX_RESEMBLANCE`] tried.
+    fn resemblances(&self, mut unmatched: Vec<u32>, query: &Query, norm: &str) -> Vec<Verdict> {
+        unmatched.sort_unstable();
+        let partial = if unmatched.len() < MAX_RESEMBLANCE {
+            self.partial(query)
+        } else {
+            Vec::new()
+        };
+        let mwords: Vec<&str> = words(norm).collect();
+        unmatched
+            .into_iter()
+            .chain(partial)
+            .take(MAX_RESEMBLANCE)
+            .filter_map(|pid| {
+                let r = self.pattern(pid as usize).resemblance_to(&mwords);
+                (r >= MIN_RESEMBLANCE).then_some(Verdict {
+                    pattern: pid,
+                    found: None,
+                    score: RESEMBLANCE_SCORE * r,
+                    evidence: Evidence::Resemblance,
+                })
+            })
+            .collect()
+    }
+
     /// The templates `norm` (normalised, `chars` characters, at least 1)
     /// matches, best first: the best [`MAX_TEMPLATES`] of those whose every
     /// word it contains, and every one of the `located` patterns that
@@ -230,23 +257,8 @@ impl Index {
                 pending =
                     self.first_unmatched(pending, &query, norm, chars, &mut tally, &mut unmatched);
             }
-            unmatched.sort_unstable();
-            let partial = if unmatched.len() < MAX_RESEMBLANCE {
-                self.partial(&query)
-            } else {
-                Vec::new()
-            };
-            let mwords: Vec<&str> = words(norm).collect();
-            for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
-                let r = self.pattern(pid as usize).resemblance_to(&mwords);
-                if r >= MIN_RESEMBLANCE {
-                    tally.add(Verdict {
-                        pattern: pid,
-                        found: None,
-                        score: RESEMBLANCE_SCORE * r,
-                        evidence: Evidence::Resemblance,
-                    });
-                }
+            for v in self.resemblances(unmatched, &query, norm) {
+                tally.add(v);
             }
             // The candidates left come after those resembled in pattern
             // order: only a match among the best counts.
@@ -470,24 +482,7 @@ mod tests {
             }
         }
         if verdicts.iter().all(|v| v.score < RESEMBLANCE_BELOW) {
-            unmatched.sort_unstable();
-            let partial = if unmatched.len() < MAX_RESEMBLANCE {
-                index.partial(&query)
-            } else {
-                Vec::new()
-            };
-            let mwords: Vec<&str> = words(norm).collect();
-            for pid in unmatched.into_iter().chain(partial).take(MAX_RESEMBLANCE) {
-                let r = index.pattern(pid as usize).resemblance_to(&mwords);
-                if r >= MIN_RESEMBLANCE {
-                    verdicts.push(Verdict {
-                        pattern: pid,
-                        found: None,
-                        score: RESEMBLANCE_SCORE * r,
-                        evidence: Evidence::Resemblance,
-                    });
-                }
-            }
+            verdicts.extend(index.resemblances(unmatched, &query, norm));
         }
         verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
         verdicts.truncate(MAX_TEMPLATES);
