@@ -358,34 +358,19 @@ fn is_data_shape(template: &str) -> bool {
 }
 
 /// What makes two candidates one choice: a template's literal segments
-/// joined by NULs (templates alike but for their holes' names are one), or
-/// a name.
+/// (templates alike but for their holes' names are one), or a literal.
 enum ChoiceKey<'a> {
     Text(&'a Pattern),
-    Named(String),
-}
-
-impl ChoiceKey<'_> {
-    /// The key's bytes, without joining them into a string.
-    fn bytes(&self) -> impl Iterator<Item = u8> + '_ {
-        let (pattern, name) = match self {
-            ChoiceKey::Text(p) => (Some(*p), ""),
-            ChoiceKey::Named(n) => (None, n.as_str()),
-        };
-        let joined = pattern
-            .into_iter()
-            .flat_map(|p| p.literals().enumerate())
-            .flat_map(|(i, l)| {
-                let sep: &[u8] = if i > 0 { b"\0" } else { b"" };
-                sep.iter().chain(l.as_bytes()).copied()
-            });
-        joined.chain(name.bytes())
-    }
+    Literal(u32),
 }
 
 impl PartialEq for ChoiceKey<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.bytes().eq(other.bytes())
+        match (self, other) {
+            (ChoiceKey::Text(a), ChoiceKey::Text(b)) => a.same_literals(b),
+            (ChoiceKey::Literal(a), ChoiceKey::Literal(b)) => a == b,
+            _ => false,
+        }
     }
 }
 
@@ -960,7 +945,7 @@ impl Index {
             // Templates alike but for their holes' names count once.
             let key = match t {
                 Target::Site(e, _) => ChoiceKey::Text(self.pattern(self.entry(*e).pattern)),
-                Target::Literal(l) => ChoiceKey::Named(format!("literal {l}")),
+                Target::Literal(l) => ChoiceKey::Literal(*l),
             };
             let new = !seen.contains(&key);
             if new && seen.len() < CHOICES {

@@ -28,6 +28,10 @@ pub struct Pattern {
     /// Literal characters weighed by run length: a long run of text is
     /// stronger evidence than the same characters in short pieces.
     literal_weight: f64,
+    /// A hash of the literal segments (joined by NULs): two patterns whose
+    /// literals differ almost never share it, so comparing literals starts
+    /// here.
+    skeleton: u64,
 }
 
 /// Runs of literal text this long or longer count in full; shorter ones
@@ -159,12 +163,26 @@ impl Pattern {
             segs.push(Seg::Lit(": ".into()));
             segs.push(Seg::Hole("error".into()));
         }
+        let mut hasher = std::hash::DefaultHasher::new();
+        for s in &segs {
+            if let Seg::Lit(l) = s {
+                std::hash::Hash::hash(l, &mut hasher);
+            }
+        }
         Pattern {
+            skeleton: std::hash::Hasher::finish(&hasher),
             segs,
             optional_from,
             literal_len,
             literal_weight,
         }
+    }
+
+    /// Whether two patterns have the same literal segments (they differ at
+    /// most in their holes' names).
+    pub fn same_literals(&self, other: &Pattern) -> bool {
+        std::ptr::eq(self, other)
+            || (self.skeleton == other.skeleton && self.literals().eq(other.literals()))
     }
 
     /// The words a message that this template matches must contain: the
