@@ -1502,16 +1502,19 @@ impl Index {
         cands.retain(|_, c| c.at_location || c.text > 0.0);
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
-        let mut scored: Vec<(f64, u32, Target, Candidate)> = cands
+        let mut scored: Vec<(f64, u32, (&str, &str, u32), Target, Candidate)> = cands
             .into_iter()
-            .map(|(t, c)| (c.rank_value(), self.dependents_of(self.repo_of(t)), t, c))
+            .map(|(t, c)| {
+                let dependents = self.dependents_of(self.repo_of(t));
+                (c.rank_value(), dependents, self.place(t), t, c)
+            })
             .collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then(b.1.cmp(&a.1))
-                .then_with(|| self.place(a.2).cmp(&self.place(b.2)))
+                .then_with(|| a.2.cmp(&b.2))
         });
-        scored.into_iter().map(|(_, _, t, c)| (t, c)).collect()
+        scored.into_iter().map(|(_, _, _, t, c)| (t, c)).collect()
     }
 }
 
