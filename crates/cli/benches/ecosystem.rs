@@ -11,27 +11,13 @@
 //! A first, untimed pass fetches every crate, so the timed runs measure
 //! indexing, not the network.
 
+mod common;
+
+use common::{errdex, ok};
 use errdex_app::{Db, Location};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Instant;
-
-fn errdex(db: &str) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_errdex"));
-    c.env("ERRDEX_DB", db);
-    c
-}
-
-fn ok(mut c: Command) -> String {
-    let out = c.output().expect("errdex runs");
-    assert!(
-        out.status.success(),
-        "{:?}: {}",
-        c,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
 
 fn spawn_worker(db: &str, concurrency: usize) -> Child {
     errdex(db)

@@ -14,172 +14,74 @@
 //!
 //! Run: `cargo bench -p errdex --bench start [-- --fresh] [-- --runs N]`.
 
+mod common;
+#[path = "../../matcher/benches/synth/mod.rs"]
+mod synth;
+
+use common::{errdex, ok};
+use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_model::{Kind, Piece, Template};
+use errdex_source::{load, SourceSpec};
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 use std::time::{Duration, Instant};
+use synth::{derive, render, vocabulary, Rng, CRATES, TARGET};
 
-const CRATES: &[&str] = &[
-    "crate:tokio@1.47.1",
-    "crate:regex-automata@0.4.9",
-    "crate:clap_builder@4.5.47",
-    "crate:regex-syntax@0.8.5",
-    "crate:syn@2.0.106",
-    "crate:hyper@1.7.0",
-    "crate:serde_json@1.0.140",
-    "crate:serde@1.0.219",
-    "crate:semver@1.0.26",
-    "crate:http@1.3.1",
-    "crate:humantime@2.2.0",
-    "crate:url@2.5.4",
-    "crate:base64@0.22.1",
-    "crate:uuid@1.17.0",
-];
-/// Distinct templates in the catalogue.
-const TARGET: usize = 1_000_000;
 /// Generated functions per file.
 const PER_FILE: usize = 1000;
 
-fn errdex(db: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_errdex"));
-    c.arg("--db").arg(db);
-    c
-}
-
-fn ok(mut c: Command) -> String {
-    let out = c.output().expect("errdex runs");
-    assert!(
-        out.status.success(),
-        "{:?}: {}",
-        c,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
+/// The real crates' templates outside tests, extracted as `index` does,
+/// each with the kind of its first site.
+fn real_templates() -> Vec<(Template, Kind)> {
+    let mut real = Vec::new();
+    for spec in CRATES {
+        let s = load(&SourceSpec::parse(spec).expect("a crate spec"), &|p| {
+            RustExtractor.handles(p)
+        })
+        .expect("the crate loads");
+        let x = extract_all(&RustExtractor, &s.files);
+        real.extend(
+            x.sites
+                .into_iter()
+                .filter(|s| !s.is_test && s.template.literal_len() > 0)
+                .map(|s| (s.template, s.kind)),
+        );
     }
+    real.sort_by_key(|(t, _)| t.to_string());
+    real.dedup_by(|a, b| a.0 == b.0);
+    real
 }
 
-/// A piece of a template as `list` shows it (`{{` for a brace).
-enum Part {
-    Lit(String),
-    Hole,
-}
-
-/// Splits a shown template into literal text and holes.
-fn parts(shown: &str) -> Vec<Part> {
-    let mut out = Vec::new();
-    let mut lit = String::new();
-    let mut chars = shown.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '{' if chars.peek() == Some(&'{') => {
-                chars.next();
-                lit.push('{');
-            }
-            '}' if chars.peek() == Some(&'}') => {
-                chars.next();
-                lit.push('}');
-            }
-            '{' => {
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
-                out.push(Part::Lit(std::mem::take(&mut lit)));
-                out.push(Part::Hole);
-            }
-            c => lit.push(c),
-        }
-    }
-    out.push(Part::Lit(lit));
-    out
-}
-
-/// A real template with about half its words swapped for vocabulary
-/// words, as the arguments of `panic!`: a string literal and one argument
-/// per hole.
-fn derived_call(real: &[Part], vocab: &[String], rng: &mut Rng) -> String {
+/// A template as the arguments of `panic!`: a string literal and one
+/// argument per hole.
+fn panic_args(t: &Template) -> String {
     let mut format = String::new();
     let mut holes = 0;
-    for p in real {
+    for p in t.pieces() {
         match p {
-            Part::Hole => {
+            Piece::Hole(_) => {
                 format.push_str("{}");
                 holes += 1;
             }
-            Part::Lit(s) => {
-                for (i, w) in s.split(' ').enumerate() {
-                    if i > 0 {
-                        format.push(' ');
-                    }
-                    let w = if w.len() >= 2 && rng.below(2) == 0 {
-                        &vocab[rng.below(vocab.len())]
-                    } else {
-                        w
-                    };
-                    for c in w.chars() {
-                        match c {
-                            '{' => format.push_str("{{"),
-                            '}' => format.push_str("}}"),
-                            c => format.extend(c.escape_default()),
-                        }
+            Piece::Lit(s) => {
+                for c in s.chars() {
+                    match c {
+                        '{' => format.push_str("{{"),
+                        '}' => format.push_str("}}"),
+                        c => format.extend(c.escape_default()),
                     }
                 }
             }
         }
     }
-    let mut call = format!("\"{format}\"");
-    for _ in 0..holes {
-        call.push_str(", x");
-    }
-    call
+    format!("\"{format}\"{}", ", x".repeat(holes))
 }
 
-/// A message a template prints, holes filled.
-fn render(real: &[Part], rng: &mut Rng) -> String {
-    let mut s = String::new();
-    for p in real {
-        match p {
-            Part::Lit(l) => s.push_str(l),
-            Part::Hole => s.push_str(&format!("v{}", rng.below(1000))),
-        }
-    }
-    s
-}
-
-/// The real crates' templates outside tests, as `list --json` shows them.
-fn real_templates(db: &Path) -> Vec<String> {
-    let list: serde_json::Value = serde_json::from_str(&ok({
-        let mut c = errdex(db);
-        c.args(["list", "--json"]);
-        c
-    }))
-    .expect("list prints JSON");
-    let mut out: Vec<String> = list
-        .as_array()
-        .expect("a list")
-        .iter()
-        .filter(|e| e["is_test"] == false && e["repo"] != "bench/derived")
-        .filter_map(|e| e["template"].as_str().map(str::to_string))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// Indexes the real crates, then a folder of derived templates.
-fn build(dir: &Path, db: &Path) {
+/// Indexes the real crates, then a folder of templates derived from
+/// `real`.
+fn build(dir: &Path, db: &str, real: &[Template]) {
     let _ = std::fs::remove_dir_all(dir);
     std::fs::create_dir_all(dir).unwrap();
     let t = Instant::now();
@@ -193,27 +95,7 @@ fn build(dir: &Path, db: &Path) {
         CRATES.len(),
         t.elapsed().as_secs_f64()
     );
-    let real = real_templates(db);
-    let vocab: Vec<String> = {
-        let mut v: Vec<String> = real
-            .iter()
-            .flat_map(|t| {
-                parts(t)
-                    .into_iter()
-                    .filter_map(|p| match p {
-                        Part::Lit(l) => Some(l),
-                        Part::Hole => None,
-                    })
-                    .collect::<Vec<_>>()
-            })
-            .flat_map(|l| l.split(' ').map(str::to_string).collect::<Vec<_>>())
-            .filter(|w| w.len() >= 3 && w.chars().all(char::is_alphanumeric))
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
-    let real: Vec<Vec<Part>> = real.iter().map(|t| parts(t)).collect();
+    let vocab = vocabulary(real);
     let folder = dir.join("derived");
     std::fs::create_dir_all(folder.join("src")).unwrap();
     std::fs::write(
@@ -227,7 +109,8 @@ fn build(dir: &Path, db: &Path) {
     let mut file = None;
     let mut n = 0;
     while calls.len() < wanted {
-        let call = derived_call(&real[rng.below(real.len())], &vocab, &mut rng);
+        let t = derive(&real[rng.below(real.len())], &vocab, &mut rng);
+        let call = panic_args(&t);
         if !calls.insert(call.clone()) {
             continue;
         }
@@ -262,7 +145,7 @@ fn build(dir: &Path, db: &Path) {
 }
 
 /// One `errdex explain` process answering `text`: its wall time and output.
-fn explain(db: &Path, text: &str, json: bool) -> (Duration, String) {
+fn explain(db: &str, text: &str, json: bool) -> (Duration, String) {
     let mut c = errdex(db);
     c.arg("explain");
     if json {
@@ -298,27 +181,44 @@ fn main() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(40);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("start-bench");
-    let db: PathBuf = dir.join("catalogue.sqlite");
+    let path = dir.join("catalogue.sqlite");
+    let db = path.to_str().expect("a UTF-8 target folder");
     let marker = dir.join("built");
+    let real = real_templates();
     if args.iter().any(|a| a == "--fresh") || !marker.exists() {
-        build(&dir, &db);
+        let templates: Vec<Template> = real.iter().map(|(t, _)| t.clone()).collect();
+        build(&dir, db, &templates);
         std::fs::write(&marker, "").unwrap();
     }
-    let mut rng = Rng(0x2545f4914f6cdd1d);
-    let real: Vec<Vec<Part>> = real_templates(&db).iter().map(|t| parts(t)).collect();
-    let questions: Vec<String> = (0..runs)
-        .map(|_| render(&real[rng.below(real.len())], &mut rng))
+    // The questions: the crates' own words (not std's text of an `unwrap`
+    // or an `assert_eq!`, which only a report's location can place).
+    let own: Vec<&Template> = real
+        .iter()
+        .filter(|(_, k)| {
+            !matches!(
+                k,
+                Kind::Unwrap | Kind::UnwrapErr | Kind::AssertEq | Kind::AssertNe
+            )
+        })
+        .map(|(t, _)| t)
         .collect();
+    let mut rng = Rng(0x2545f4914f6cdd1d);
+    // Messages of three words or more (`{}: {}` explains nothing).
+    let questions: Vec<String> =
+        std::iter::repeat_with(|| render(own[rng.below(own.len())], &mut rng))
+            .filter(|m| m.split_whitespace().count() >= 3)
+            .take(runs)
+            .collect();
 
     // The index as the first question finds it, and what it holds.
-    let (_, first) = explain(&db, &questions[0], true);
+    let (_, first) = explain(db, &questions[0], true);
     let record: serde_json::Value = serde_json::from_str(&first).expect("explain prints JSON");
     let info = &record["index"];
     println!(
         "catalogue: {} templates, {} entries ({} MB, explain index {} MB)",
         info["templates"],
         info["entries"],
-        std::fs::metadata(&db).map_or(0, |m| m.len()) / 1_000_000,
+        std::fs::metadata(&path).map_or(0, |m| m.len()) / 1_000_000,
         std::fs::metadata(dir.join("catalogue.sqlite.xidx")).map_or(0, |m| m.len()) / 1_000_000,
     );
 
@@ -327,7 +227,7 @@ fn main() {
         .map(|_| {
             let t = Instant::now();
             ok({
-                let mut c = errdex(&db);
+                let mut c = errdex(db);
                 c.arg("--version");
                 c
             });
@@ -341,10 +241,14 @@ fn main() {
     let mut opened = Vec::new();
     let mut answered = 0;
     for q in &questions {
-        let (wall, out) = explain(&db, q, false);
+        let (wall, out) = explain(db, q, false);
         walls.push(wall);
-        answered += usize::from(!out.contains("not explained by the index"));
-        let (_, json) = explain(&db, q, true);
+        if out.contains("not explained by the index") {
+            println!("  not answered: {}", q.lines().next().unwrap_or(""));
+        } else {
+            answered += 1;
+        }
+        let (_, json) = explain(db, q, true);
         let r: serde_json::Value = serde_json::from_str(&json).expect("explain prints JSON");
         assert_eq!(r["index"]["built"], "from its file", "the index is opened");
         opened.push(r["index"]["build_ms"].as_f64().unwrap_or(f64::NAN));
@@ -367,7 +271,7 @@ fn main() {
     let mut rebuilt = Vec::new();
     for q in questions.iter().take(2) {
         std::fs::remove_file(dir.join("catalogue.sqlite.xidx")).unwrap();
-        let (wall, _) = explain(&db, q, false);
+        let (wall, _) = explain(db, q, false);
         rebuilt.push(wall);
     }
     rebuilt.sort();

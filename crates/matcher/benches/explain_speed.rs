@@ -25,42 +25,13 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use errdex_extract::{extract_all, Extractor, RustExtractor};
 use errdex_match::{normalize, Index, Key, Pattern};
-use errdex_model::{MatchEntry, MatchSite, Piece, Template};
+use errdex_model::{MatchEntry, MatchSite, Template};
 use errdex_source::{load, SourceSpec};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const CRATES: &[&str] = &[
-    "crate:tokio@1.47.1",
-    "crate:regex-automata@0.4.9",
-    "crate:clap_builder@4.5.47",
-    "crate:regex-syntax@0.8.5",
-    "crate:syn@2.0.106",
-    "crate:hyper@1.7.0",
-    "crate:serde_json@1.0.140",
-    "crate:serde@1.0.219",
-    "crate:semver@1.0.26",
-    "crate:http@1.3.1",
-    "crate:humantime@2.2.0",
-    "crate:url@2.5.4",
-    "crate:base64@0.22.1",
-    "crate:uuid@1.17.0",
-];
-const TARGET: usize = 1_000_000;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+mod synth;
+use synth::{derive, render, vocabulary, Rng, CRATES, TARGET};
 
 fn rss_mb() -> f64 {
     let s = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -91,43 +62,6 @@ fn entry(id: usize, repo: &str, template: Template, path: &str, line: u32) -> Ma
             is_test: false,
         }],
     }
-}
-
-/// A real template with about half its words swapped for vocabulary words.
-fn derive(t: &Template, vocab: &[String], rng: &mut Rng) -> Template {
-    let mut out = Template::new();
-    for p in t.pieces() {
-        match p {
-            Piece::Hole(h) => out.push_hole(h.clone()),
-            Piece::Lit(s) => {
-                let mut text = String::new();
-                for (i, w) in s.split(' ').enumerate() {
-                    if i > 0 {
-                        text.push(' ');
-                    }
-                    if w.len() >= 2 && rng.below(2) == 0 {
-                        text.push_str(&vocab[rng.below(vocab.len())]);
-                    } else {
-                        text.push_str(w);
-                    }
-                }
-                out.push_lit(&text);
-            }
-        }
-    }
-    out
-}
-
-/// A message a template prints, holes filled with plausible values.
-fn render(t: &Template, rng: &mut Rng) -> String {
-    let mut s = String::new();
-    for p in t.pieces() {
-        match p {
-            Piece::Lit(l) => s.push_str(l),
-            Piece::Hole(_) => s.push_str(&format!("v{}", rng.below(1000))),
-        }
-    }
-    s
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -232,18 +166,7 @@ fn main() {
     }
     real.sort_by_key(|t| t.to_string());
     real.dedup();
-    let mut vocab: Vec<String> = real
-        .iter()
-        .flat_map(|t| {
-            t.literals()
-                .flat_map(|l| l.split(' '))
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
-        .filter(|w| w.len() >= 3 && w.chars().all(char::is_alphanumeric))
-        .collect();
-    vocab.sort();
-    vocab.dedup();
+    let vocab = vocabulary(&real);
     let real_count = real.len();
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let mut distinct = std::collections::HashSet::new();

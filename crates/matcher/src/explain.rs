@@ -229,6 +229,9 @@ enum Target {
     Literal(u32),
 }
 
+/// Where a candidate stands: its repo, path and line.
+type Place<'a> = (&'a str, &'a str, u32);
+
 /// A set of [`Evidence`], one bit each.
 #[derive(Default, Clone, Copy, PartialEq, Eq)]
 struct EvidenceSet(u8);
@@ -1327,7 +1330,7 @@ impl Index {
     }
 
     /// (repo, path, line) of a target, for stable ordering.
-    fn place(&self, t: Target) -> (&str, &str, u32) {
+    fn place(&self, t: Target) -> Place<'_> {
         match t {
             Target::Site(e, s) => {
                 let e = &self.entry(e).error;
@@ -1502,7 +1505,7 @@ impl Index {
         cands.retain(|_, c| c.at_location || c.text > 0.0);
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
-        let mut scored: Vec<(f64, u32, (&str, &str, u32), Target, Candidate)> = cands
+        let mut scored: Vec<(f64, u32, Place, Target, Candidate)> = cands
             .into_iter()
             .map(|(t, c)| {
                 let dependents = self.dependents_of(self.repo_of(t));
