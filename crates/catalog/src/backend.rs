@@ -134,6 +134,121 @@ impl postgres::types::ToSql for Val<'_> {
     postgres::types::to_sql_checked!();
 }
 
+/// A query argument that owns its data, for a row sent later.
+#[derive(Debug, Clone)]
+enum Owned {
+    Null,
+    Int(i64),
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl Owned {
+    fn val(&self) -> Val<'_> {
+        match self {
+            Owned::Null => Val::Null,
+            Owned::Int(i) => Val::Int(*i),
+            Owned::Text(s) => Val::Text(s),
+            Owned::Bytes(b) => Val::Bytes(b),
+        }
+    }
+}
+
+impl From<&Val<'_>> for Owned {
+    fn from(v: &Val<'_>) -> Owned {
+        match *v {
+            Val::Null => Owned::Null,
+            Val::Int(i) => Owned::Int(i),
+            Val::Text(s) => Owned::Text(s.to_string()),
+            Val::Bytes(b) => Owned::Bytes(b.to_vec()),
+        }
+    }
+}
+
+/// Rows a PostgreSQL `INSERT` takes at most (a power of two: the rest is
+/// sent in statements of 256, 128, … rows, each prepared once per
+/// connection).
+const ROWS_PER_INSERT: usize = 512;
+
+/// The rows of one `INSERT` ([`Conn::inserting`]). SQLite, in process,
+/// runs a cached prepared statement per row; PostgreSQL gets up to
+/// [`ROWS_PER_INSERT`] rows per statement — one round trip for them all
+/// instead of one per row.
+pub(crate) struct Inserter<'c> {
+    conn: &'c Conn,
+    /// `INSERT INTO table (a, b)`.
+    head: &'static str,
+    /// Columns per row.
+    width: usize,
+    /// What follows the values (`ON CONFLICT DO NOTHING`), or nothing.
+    tail: &'static str,
+    /// The one-row statement.
+    one: String,
+    /// Rows not sent yet (PostgreSQL), `width` values each.
+    pending: Vec<Owned>,
+}
+
+impl Inserter<'_> {
+    /// The statement inserting `rows` rows.
+    fn sql(head: &str, width: usize, rows: usize, tail: &str) -> String {
+        let mut sql = format!("{head} VALUES ");
+        for r in 0..rows {
+            sql.push_str(if r == 0 { "(" } else { ", (" });
+            for c in 0..width {
+                if c > 0 {
+                    sql.push_str(", ");
+                }
+                sql.push_str(&format!("?{}", r * width + c + 1));
+            }
+            sql.push(')');
+        }
+        if !tail.is_empty() {
+            sql.push(' ');
+            sql.push_str(tail);
+        }
+        sql
+    }
+
+    /// Adds a row of `width` values.
+    pub fn row(&mut self, row: &[Val]) -> Result<()> {
+        if row.len() != self.width {
+            return Err(CatalogError::Corrupt("a row of the wrong width"));
+        }
+        if !self.conn.is_postgres() {
+            return self.conn.execute(&self.one, row).map(drop);
+        }
+        self.pending.extend(row.iter().map(Owned::from));
+        if self.pending.len() >= ROWS_PER_INSERT * self.width {
+            self.send(ROWS_PER_INSERT)?;
+        }
+        Ok(())
+    }
+
+    /// Sends the first `rows` pending rows in one statement.
+    fn send(&mut self, rows: usize) -> Result<()> {
+        let values: Vec<Val> = self.pending[..rows * self.width]
+            .iter()
+            .map(Owned::val)
+            .collect();
+        let sql = Self::sql(self.head, self.width, rows, self.tail);
+        self.conn.execute(&sql, &values)?;
+        self.pending.drain(..rows * self.width);
+        Ok(())
+    }
+
+    /// Sends every pending row.
+    fn finish(mut self) -> Result<()> {
+        let mut rows = ROWS_PER_INSERT;
+        while !self.pending.is_empty() {
+            while rows * self.width > self.pending.len() {
+                rows /= 2;
+            }
+            self.send(rows)?;
+        }
+        Ok(())
+    }
+}
+
 /// One row of a result, from either store.
 pub(crate) enum Row<'r, 's> {
     /// A SQLite row.
@@ -444,6 +559,29 @@ impl Conn {
         }
     }
 
+    /// Calls `f` with each row of a query over many `keys`: `sql` holds
+    /// `IN (KEYS)`, filled a few hundred keys at a time after the `fixed`
+    /// arguments (each batch padded with its last key to a power of two,
+    /// so that few statement shapes are prepared).
+    pub fn query_in(
+        &self,
+        sql: &str,
+        fixed: &[Val],
+        keys: &[&str],
+        mut f: impl FnMut(&Row) -> Result<()>,
+    ) -> Result<()> {
+        for chunk in keys.chunks(256) {
+            let n = chunk.len().next_power_of_two();
+            let marks: Vec<String> = (1..=n).map(|i| format!("?{}", fixed.len() + i)).collect();
+            let sql = sql.replace("IN (KEYS)", &format!("IN ({})", marks.join(", ")));
+            let last = chunk.len() - 1;
+            let mut args = fixed.to_vec();
+            args.extend((0..n).map(|i| Val::Text(chunk[i.min(last)])));
+            self.query_each(&sql, &args, &mut f)?;
+        }
+        Ok(())
+    }
+
     /// Each row of a query, read by `f`.
     pub fn query_vec<T>(
         &self,
@@ -522,6 +660,32 @@ impl Conn {
             self.batch(&format!("NOTIFY {}", crate::changes::CHANNEL))?;
         }
         Ok(())
+    }
+
+    /// Runs `f` with an [`Inserter`] of rows for `head` (`INSERT INTO
+    /// table (a, b)`, `width` columns) followed by `tail` (an `ON CONFLICT`
+    /// clause, or nothing); every row is written when it returns. Rows
+    /// that refer to other rows go in after them: a batch is sent when it
+    /// is full, so a row may reach the server before one added earlier to
+    /// another inserter.
+    pub fn inserting<T>(
+        &self,
+        head: &'static str,
+        width: usize,
+        tail: &'static str,
+        f: impl FnOnce(&mut Inserter) -> Result<T>,
+    ) -> Result<T> {
+        let mut ins = Inserter {
+            conn: self,
+            head,
+            width,
+            tail,
+            one: Inserter::sql(head, width, 1, tail),
+            pending: Vec::new(),
+        };
+        let out = f(&mut ins)?;
+        ins.finish()?;
+        Ok(out)
     }
 
     /// Starts a transaction; it is rolled back unless committed.

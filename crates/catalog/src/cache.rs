@@ -7,7 +7,7 @@
 
 use crate::backend::{args, Conn};
 use crate::{blob, Catalog, Result, SnapshotInput};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 impl Catalog {
     /// The cached per-file results of `fingerprint` for these `(path,
@@ -18,17 +18,29 @@ impl Catalog {
         files: &[(&str, &str)],
     ) -> Result<HashMap<usize, Vec<u8>>> {
         let mut packs = blob::Packs::new(&self.conn, "cache_packs");
+        let wanted: HashMap<(&str, &str), usize> = files
+            .iter()
+            .enumerate()
+            .map(|(i, &pair)| (pair, i))
+            .collect();
+        // By path: the first column of the table's key.
+        let paths: Vec<&str> = files.iter().map(|&(path, _)| path).collect();
+        let mut found: Vec<(usize, i64, i64, i64)> = Vec::new();
+        self.conn.query_in(
+            "SELECT path, hash, pack_id, \"offset\", len FROM file_cache
+             WHERE fingerprint = ?1 AND path IN (KEYS)",
+            args![fingerprint],
+            &paths,
+            |r| {
+                let (path, hash): (String, String) = (r.get(0)?, r.get(1)?);
+                if let Some(&i) = wanted.get(&(path.as_str(), hash.as_str())) {
+                    found.push((i, r.get(2)?, r.get(3)?, r.get(4)?));
+                }
+                Ok(())
+            },
+        )?;
         let mut out = HashMap::new();
-        for (i, (path, hash)) in files.iter().enumerate() {
-            let found = self.conn.query_opt(
-                "SELECT pack_id, \"offset\", len FROM file_cache
-                 WHERE path = ?1 AND hash = ?2 AND fingerprint = ?3",
-                args![path, hash, fingerprint],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-            )?;
-            let Some((pack_id, offset, len)) = found else {
-                continue;
-            };
+        for (i, pack_id, offset, len) in found {
             out.insert(i, packs.get(pack_id, offset, len)?.to_vec());
         }
         Ok(out)
@@ -38,29 +50,32 @@ impl Catalog {
 /// Inside the snapshot's transaction: adds this snapshot's parsed files and
 /// drops entries of other builds or of files no snapshot holds any more.
 pub(crate) fn store(tx: &Conn, input: &SnapshotInput) -> Result<()> {
-    let mut record = |(path, hash): (&str, String), pack_id: i64, offset: i64, len: i64| {
-        tx.execute(
-            "INSERT INTO file_cache (path, hash, fingerprint, pack_id, \"offset\", len)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (path, hash) DO UPDATE SET fingerprint = excluded.fingerprint,
-                 pack_id = excluded.pack_id, \"offset\" = excluded.\"offset\", len = excluded.len",
-            args![path, hash, input.fingerprint, pack_id, offset, len],
-        )?;
-        Ok(())
-    };
-    let mut packs = blob::PackWriter::new("cache_packs");
-    for (i, bytes) in input.parsed {
-        let Some(f) = input.files.get(*i) else {
-            continue;
-        };
-        packs.push(
-            tx,
-            (f.path.as_str(), blob::hash(&f.text)),
-            bytes,
-            &mut record,
-        )?;
-    }
-    packs.flush(tx, &mut record)?;
+    tx.inserting(
+        "INSERT INTO file_cache (path, hash, fingerprint, pack_id, \"offset\", len)",
+        6,
+        "ON CONFLICT (path, hash) DO UPDATE SET fingerprint = excluded.fingerprint,
+             pack_id = excluded.pack_id, \"offset\" = excluded.\"offset\", len = excluded.len",
+        |rows| {
+            let mut record = |(path, hash): (&str, String), pack_id: i64, offset: i64, len: i64| {
+                rows.row(args![path, hash, input.fingerprint, pack_id, offset, len])
+            };
+            let mut packs = blob::PackWriter::new("cache_packs");
+            // One entry per file: a statement may not update a row twice.
+            let mut seen = HashSet::new();
+            for (i, bytes) in input.parsed {
+                let Some(f) = input.files.get(*i).filter(|_| seen.insert(*i)) else {
+                    continue;
+                };
+                packs.push(
+                    tx,
+                    (f.path.as_str(), blob::hash(&f.text)),
+                    bytes,
+                    &mut record,
+                )?;
+            }
+            packs.flush(tx, &mut record)
+        },
+    )?;
     tx.execute(
         "DELETE FROM file_cache WHERE fingerprint != ?1
             OR NOT EXISTS (SELECT 1 FROM files WHERE files.hash = file_cache.hash AND files.path = file_cache.path)",

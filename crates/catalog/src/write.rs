@@ -1,6 +1,6 @@
 //! Writing one snapshot, atomically.
 
-use crate::backend::args;
+use crate::backend::{args, Conn};
 use crate::{blob, Catalog, Result};
 use errdex_model::{ErrorId, Extraction, Origin, SnapshotMeta, SourceFile};
 use std::collections::HashSet;
@@ -77,63 +77,80 @@ impl Catalog {
             |r| r.get(0),
         )?;
 
-        {
-            // Every file is recorded by hash and its text stored once per
-            // content: excerpts, and the analysis (callers, tests) reads
-            // the whole snapshot.
-            let mut record = |h: String, pack_id: i64, offset: i64, len: i64| {
-                tx.execute(
-                    "INSERT INTO contents (hash, pack_id, \"offset\", len) VALUES (?1, ?2, ?3, ?4)
-                     ON CONFLICT DO NOTHING",
-                    args![h, pack_id, offset, len],
+        // Every file is recorded by hash and its text stored once per
+        // content: excerpts, and the analysis (callers, tests) reads the
+        // whole snapshot. Rows go in batches (one round trip per batch on
+        // PostgreSQL), those referred to before those that refer to them.
+        let hashes: Vec<String> = input.files.iter().map(|f| blob::hash(&f.text)).collect();
+        let stored = stored_contents(&tx, &hashes)?;
+        tx.inserting(
+            "INSERT INTO contents (hash, pack_id, \"offset\", len)",
+            4,
+            "ON CONFLICT DO NOTHING",
+            |contents| {
+                let mut record = |h: String, pack_id: i64, offset: i64, len: i64| {
+                    contents.row(args![h, pack_id, offset, len])
+                };
+                let mut packs = blob::PackWriter::new("packs");
+                let mut queued = HashSet::new();
+                tx.inserting(
+                    "INSERT INTO files (snapshot_id, path, hash)",
+                    3,
+                    "",
+                    |files| {
+                        for (f, h) in input.files.iter().zip(&hashes) {
+                            files.row(args![snapshot_id, f.path, h])?;
+                            if stored.contains(h) || !queued.insert(h) {
+                                continue;
+                            }
+                            packs.push(&tx, h.clone(), f.text.as_bytes(), &mut record)?;
+                        }
+                        Ok(())
+                    },
                 )?;
-                Ok(())
-            };
-            let mut packs = blob::PackWriter::new("packs");
-            let mut queued = HashSet::new();
-            for f in input.files {
-                let h = blob::hash(&f.text);
-                tx.execute(
-                    "INSERT INTO files (snapshot_id, path, hash) VALUES (?1, ?2, ?3)",
-                    args![snapshot_id, f.path, h],
-                )?;
-                if !queued.insert(h.clone())
-                    || tx
-                        .query_opt("SELECT 1 FROM contents WHERE hash = ?1", args![h], |_| {
-                            Ok(())
-                        })?
-                        .is_some()
-                {
-                    continue;
-                }
-                packs.push(&tx, h, f.text.as_bytes(), &mut record)?;
-            }
-            packs.flush(&tx, &mut record)?;
-        }
+                packs.flush(&tx, &mut record)
+            },
+        )?;
 
-        let mut ids = Vec::with_capacity(x.sites.len());
-        {
-            let add_error = "INSERT INTO errors (id, repo_id, language, kind, template, item_path)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING";
-            let add_site = "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
-                    reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
-                    delegates_to)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)";
-            let mut seen = HashSet::new();
-            for s in &x.sites {
-                let id =
-                    ErrorId::compute(&meta.repo, &x.language, s.kind, &s.template, &s.item_path)
-                        .to_string();
-                if seen.insert(id.clone()) {
-                    let json = serde_json::to_string(&s.template).expect("templates serialise");
-                    tx.execute(
-                        add_error,
-                        args![id, repo_id, x.language, s.kind.as_str(), json, s.item_path],
-                    )?;
+        let ids: Vec<String> = x
+            .sites
+            .iter()
+            .map(|s| {
+                ErrorId::compute(&meta.repo, &x.language, s.kind, &s.template, &s.item_path)
+                    .to_string()
+            })
+            .collect();
+        tx.inserting(
+            "INSERT INTO errors (id, repo_id, language, kind, template, item_path)",
+            6,
+            "ON CONFLICT DO NOTHING",
+            |errors| {
+                let mut seen = HashSet::new();
+                for (s, id) in x.sites.iter().zip(&ids) {
+                    if seen.insert(id) {
+                        let json = serde_json::to_string(&s.template).expect("templates serialise");
+                        errors.row(args![
+                            id,
+                            repo_id,
+                            x.language,
+                            s.kind.as_str(),
+                            json,
+                            s.item_path
+                        ])?;
+                    }
                 }
-                tx.execute(
-                    add_site,
-                    args![
+                Ok(())
+            },
+        )?;
+        tx.inserting(
+            "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
+                    reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
+                    delegates_to)",
+            17,
+            "",
+            |sites| {
+                for (s, id) in x.sites.iter().zip(&ids) {
+                    sites.row(args![
                         snapshot_id,
                         id,
                         s.path,
@@ -151,27 +168,22 @@ impl Catalog {
                         s.message_from,
                         s.partial,
                         s.delegates_to
-                    ],
-                )?;
-                ids.push(id);
-            }
-            let add_evidence =
-                "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
-            let mut linked = HashSet::new();
-            for e in &x.evidence {
-                let id = &ids[e.site];
-                let ev = &e.evidence;
-                if linked.insert((
-                    id.clone(),
-                    ev.kind,
-                    ev.path.clone(),
-                    ev.line,
-                    ev.text.clone(),
-                )) {
-                    tx.execute(
-                        add_evidence,
-                        args![
+                    ])?;
+                }
+                Ok(())
+            },
+        )?;
+        tx.inserting(
+            "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)",
+            7,
+            "",
+            |evidence| {
+                let mut linked = HashSet::new();
+                for e in &x.evidence {
+                    let id = &ids[e.site];
+                    let ev = &e.evidence;
+                    if linked.insert((id, ev.kind, &ev.path, ev.line, &ev.text)) {
+                        evidence.row(args![
                             snapshot_id,
                             id,
                             ev.kind.as_str(),
@@ -179,32 +191,48 @@ impl Catalog {
                             ev.line,
                             ev.item_path,
                             ev.text
-                        ],
-                    )?;
+                        ])?;
+                    }
                 }
-            }
-            let add_literal = "INSERT INTO literals (snapshot_id, path, line, col, text, is_test) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
-            for l in &x.literals {
-                tx.execute(
-                    add_literal,
-                    args![snapshot_id, l.path, l.line, l.column, l.text, l.is_test],
-                )?;
-            }
-        }
-        {
-            let add_origin =
-                "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING";
-            for (site, origin) in input.origins {
-                let Some(id) = ids.get(*site) else { continue };
-                match origin {
-                    Origin::Commit(c) => tx.execute(
-                        add_origin,
-                        args![snapshot_id, id, "commit", c.commit, c.date, c.subject, c.pr],
-                    )?,
-                    Origin::BeforeShallowBoundary { boundary } => tx.execute(
-                        add_origin,
-                        args![
+                Ok(())
+            },
+        )?;
+        tx.inserting(
+            "INSERT INTO literals (snapshot_id, path, line, col, text, is_test)",
+            6,
+            "",
+            |literals| {
+                for l in &x.literals {
+                    literals.row(args![
+                        snapshot_id,
+                        l.path,
+                        l.line,
+                        l.column,
+                        l.text,
+                        l.is_test
+                    ])?;
+                }
+                Ok(())
+            },
+        )?;
+        tx.inserting(
+            "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)",
+            7,
+            "ON CONFLICT DO NOTHING",
+            |origins| {
+                for (site, origin) in input.origins {
+                    let Some(id) = ids.get(*site) else { continue };
+                    match origin {
+                        Origin::Commit(c) => origins.row(args![
+                            snapshot_id,
+                            id,
+                            "commit",
+                            c.commit,
+                            c.date,
+                            c.subject,
+                            c.pr
+                        ])?,
+                        Origin::BeforeShallowBoundary { boundary } => origins.row(args![
                             snapshot_id,
                             id,
                             "before_shallow_boundary",
@@ -212,11 +240,12 @@ impl Catalog {
                             None::<String>,
                             None::<String>,
                             None::<u32>
-                        ],
-                    )?,
-                };
-            }
-        }
+                        ])?,
+                    }
+                }
+                Ok(())
+            },
+        )?;
         crate::cache::store(&tx, input)?;
         let errors = ids.iter().collect::<HashSet<_>>().len();
         tx.execute(
@@ -240,4 +269,20 @@ impl Catalog {
             replaced,
         })
     }
+}
+
+/// Which of `hashes` the catalogue holds a text of already.
+fn stored_contents(tx: &Conn, hashes: &[String]) -> Result<HashSet<String>> {
+    let keys: Vec<&str> = hashes.iter().map(String::as_str).collect();
+    let mut out = HashSet::new();
+    tx.query_in(
+        "SELECT hash FROM contents WHERE hash IN (KEYS)",
+        &[],
+        &keys,
+        |r| {
+            out.insert(r.get(0)?);
+            Ok(())
+        },
+    )?;
+    Ok(out)
 }

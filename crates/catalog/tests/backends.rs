@@ -61,9 +61,9 @@ fn write(c: &mut Catalog, s: &Snapshot) -> errdex_catalog::Result<WriteSummary> 
     })
 }
 
-/// Everything a reader can ask of a catalogue holding the fixture, as
+/// Everything a reader can ask of a catalogue holding `repo`, as
 /// comparable text (row ids of packs aside, which the answers never show).
-fn everything(c: &Catalog) -> Vec<String> {
+fn everything(c: &Catalog, repo: &str) -> Vec<String> {
     let mut out = vec![format!("{:?}", c.repos().unwrap())];
     let errors = c.list_errors(None, None).unwrap();
     out.push(format!("{errors:?}"));
@@ -84,7 +84,7 @@ fn everything(c: &Catalog) -> Vec<String> {
     let mut deps: Vec<_> = data.deps.into_iter().collect();
     deps.sort();
     out.push(format!("{deps:?}"));
-    let snap = c.newest_snapshot("facts").unwrap().unwrap();
+    let snap = c.newest_snapshot(repo).unwrap().unwrap();
     out.push(format!("{:?}", c.snapshot_files(snap.id).unwrap()));
     out.push(format!("{:?}", c.snapshot_error_ids(snap.id).unwrap()));
     out.push(format!("{:?}", c.counts().unwrap()));
@@ -105,11 +105,83 @@ fn both_stores_answer_the_same() {
         assert!(c.integrity_ok().unwrap(), "{}", store.name);
         // A reader opened read-only sees the same.
         let r = Catalog::open_read_only(&store.location).unwrap();
-        let a = everything(&r);
-        assert_eq!(a, everything(&c), "{}", store.name);
+        let a = everything(&r, "facts");
+        assert_eq!(a, everything(&c, "facts"), "{}", store.name);
         answers.push((store.name, a));
     }
     for (name, a) in &answers[1..] {
+        for (x, y) in answers[0].1.iter().zip(a) {
+            assert_eq!(x, y, "sqlite and {name} differ");
+        }
+    }
+}
+
+/// A crate of `files` generated files, four error sites each and a
+/// string literal of its own per function.
+fn generated(dir: &Path, files: usize) -> Snapshot {
+    let root = dir.join("many");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    for f in 0..files {
+        let mut text = String::new();
+        for g in 0..2 {
+            let n = f * 2 + g;
+            text.push_str(&format!(
+                "pub fn f{n}(x: u32) -> Result<(), String> {{\n    \
+                 let _label = \"generated function number {n}\";\n    \
+                 assert!(x != {n}, \"x must not be {n}\");\n    \
+                 if x > {n} {{\n        panic!(\"value {{}} too large for f{n}\", x);\n    }}\n    \
+                 let _ = Some(x).expect(\"some value in f{n}\");\n    \
+                 Err(format!(\"f{n} failed with {{}}\", x))\n}}\n"
+            ));
+        }
+        std::fs::write(root.join(format!("src/m{f}.rs")), text).unwrap();
+    }
+    load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap()
+}
+
+#[test]
+fn a_snapshot_larger_than_a_batch_is_written_whole_on_both() {
+    // 300 files (more than one batch of lookups), 2 400 sites and more
+    // literals than one batch of rows.
+    let tmp = tempfile::tempdir().unwrap();
+    let s = generated(tmp.path(), 300);
+    let mut answers = Vec::new();
+    for store in stores() {
+        let mut c = Catalog::open(&store.location).unwrap();
+        let w = write(&mut c, &s).unwrap();
+        assert_eq!(w.sites, 2400, "{}", store.name);
+        assert!(c.integrity_ok().unwrap(), "{}", store.name);
+        let snap = c.newest_snapshot("many").unwrap().unwrap();
+        assert_eq!(
+            c.snapshot_files(snap.id).unwrap().len(),
+            300,
+            "{}",
+            store.name
+        );
+        let data = c.match_data(None).unwrap();
+        assert!(
+            data.literals.len() >= 600,
+            "{}: {}",
+            store.name,
+            data.literals.len()
+        );
+        answers.push((store.name, everything(&c, "many")));
+        // Written again: replaced whole, and every file's parse is cached.
+        assert!(write(&mut c, &s).unwrap().replaced, "{}", store.name);
+        let pairs: Vec<(String, String)> = s
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), errdex_catalog::content_hash(&f.text)))
+            .collect();
+        let refs: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let cached = c.cached_files(errdex_extract::FINGERPRINT, &refs).unwrap();
+        assert_eq!(cached.len(), 300, "{}", store.name);
+    }
+    for (name, a) in &answers[1..] {
+        assert_eq!(a.len(), answers[0].1.len());
         for (x, y) in answers[0].1.iter().zip(a) {
             assert_eq!(x, y, "sqlite and {name} differ");
         }
@@ -292,7 +364,7 @@ fn a_server_gone_mid_write_leaves_the_catalogue_unchanged() {
     let s = fixture("facts");
     let mut c = Catalog::open(&location).unwrap();
     write(&mut c, &s).unwrap();
-    let before = everything(&c);
+    let before = everything(&c, "facts");
     // A bigger snapshot of another revision, so that the write lasts.
     let mut big = s.clone();
     big.meta.revision = "2.0.0".into();
@@ -340,6 +412,6 @@ fn a_server_gone_mid_write_leaves_the_catalogue_unchanged() {
         "{e}"
     );
     let again = Catalog::open_read_only(&location).unwrap();
-    assert_eq!(everything(&again), before);
+    assert_eq!(everything(&again, "facts"), before);
     assert!(!again.has_snapshot("facts", "2.0.0").unwrap());
 }
