@@ -167,8 +167,11 @@ impl From<&Val<'_>> for Owned {
 
 /// Rows a PostgreSQL `INSERT` takes at most (a power of two: the rest is
 /// sent in statements of 256, 128, … rows, each prepared once per
-/// connection).
+/// connection), fewer when its arguments would pass [`MAX_PG_ARGS`].
 const ROWS_PER_INSERT: usize = 512;
+
+/// The arguments a PostgreSQL statement can take.
+const MAX_PG_ARGS: usize = 65_535;
 
 /// The rows of one `INSERT` ([`Conn::inserting`]). SQLite, in process,
 /// runs a cached prepared statement per row; PostgreSQL gets up to
@@ -184,6 +187,9 @@ pub(crate) struct Inserter<'c> {
     tail: &'static str,
     /// The one-row statement.
     one: String,
+    /// Rows per full statement (PostgreSQL): [`ROWS_PER_INSERT`], or the
+    /// power of two below the argument limit.
+    batch: usize,
     /// Rows not sent yet (PostgreSQL), `width` values each.
     pending: Vec<Owned>,
 }
@@ -218,8 +224,8 @@ impl Inserter<'_> {
             return self.conn.execute(&self.one, row).map(drop);
         }
         self.pending.extend(row.iter().map(Owned::from));
-        if self.pending.len() >= ROWS_PER_INSERT * self.width {
-            self.send(ROWS_PER_INSERT)?;
+        if self.pending.len() >= self.batch * self.width {
+            self.send(self.batch)?;
         }
         Ok(())
     }
@@ -238,7 +244,7 @@ impl Inserter<'_> {
 
     /// Sends every pending row.
     fn finish(mut self) -> Result<()> {
-        let mut rows = ROWS_PER_INSERT;
+        let mut rows = self.batch;
         while !self.pending.is_empty() {
             while rows * self.width > self.pending.len() {
                 rows /= 2;
@@ -681,6 +687,7 @@ impl Conn {
             width,
             tail,
             one: Inserter::sql(head, width, 1, tail),
+            batch: ROWS_PER_INSERT.min(1 << (MAX_PG_ARGS / width.max(1)).max(1).ilog2()),
             pending: Vec::new(),
         };
         let out = f(&mut ins)?;
@@ -737,7 +744,19 @@ impl Drop for Tx<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::dollars;
+    use super::{dollars, Inserter};
+
+    #[test]
+    fn a_batch_numbers_its_rows_arguments_in_order() {
+        assert_eq!(
+            Inserter::sql("INSERT INTO t (a, b)", 2, 2, "ON CONFLICT DO NOTHING"),
+            "INSERT INTO t (a, b) VALUES (?1, ?2), (?3, ?4) ON CONFLICT DO NOTHING"
+        );
+        assert_eq!(
+            Inserter::sql("INSERT INTO t (a)", 1, 1, ""),
+            "INSERT INTO t (a) VALUES (?1)"
+        );
+    }
 
     #[test]
     fn placeholders_become_dollars() {
