@@ -230,7 +230,7 @@ pub fn index(
         done(Indexed::Snapshot(summary));
     }
     if catalog.take().is_some() {
-        refresh_explain_index(db);
+        refresh_explain_index(db, progress);
     }
     Ok(())
 }
@@ -240,13 +240,15 @@ pub fn index(
 /// it (a failure here only means that `explain` will rebuild it). A
 /// PostgreSQL catalogue's is left to the node that next reads it: a pool of
 /// workers would otherwise each rebuild it after every crate.
-fn refresh_explain_index(db: &Location) {
+fn refresh_explain_index(db: &Location, progress: &dyn Progress) {
     if matches!(db, Location::Postgres(_)) {
         return;
     }
+    progress.event(Event::Refreshing);
     if let Err(e) = Db::open(db).and_then(|d| d.refresh_explain_index()) {
         tracing::warn!("the explain index was not refreshed: {e}");
     }
+    progress.event(Event::Done);
 }
 
 fn load(spec: &SourceSpec, extractor: &RustExtractor, progress: &dyn Progress) -> Result<Snapshot> {

@@ -35,6 +35,9 @@ pub enum Event<'a> {
     Tracing,
     /// The catalogue is being written.
     Writing,
+    /// The persisted explain index is being rebuilt from the catalogue
+    /// (after `index` wrote snapshots); [`Event::Done`] when it is saved.
+    Refreshing,
     /// A lock file's packages are being indexed; each is a [`Event::Step`].
     Packages {
         /// Packages to index.

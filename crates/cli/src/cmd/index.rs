@@ -73,6 +73,12 @@ impl Progress for Bars {
                 "{spinner} tracing messages through git history",
             ),
             Event::Writing => restyle(bar.as_ref(), "{spinner} writing the catalogue"),
+            Event::Refreshing => {
+                let spinner = ProgressBar::new_spinner();
+                spinner.set_message("updating the explain index");
+                spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+                *bar = Some(spinner);
+            }
             Event::Packages { count } => {
                 let b = ProgressBar::new(count as u64);
                 b.set_style(
