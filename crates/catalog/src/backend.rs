@@ -255,6 +255,15 @@ impl Inserter<'_> {
     }
 }
 
+/// How many columns an `INSERT INTO table (a, b, …)` names.
+fn columns(head: &str) -> usize {
+    let list = head
+        .split_once('(')
+        .and_then(|(_, rest)| rest.rsplit_once(')'))
+        .map_or("", |(list, _)| list);
+    list.split(',').filter(|c| !c.trim().is_empty()).count()
+}
+
 /// One row of a result, from either store.
 pub(crate) enum Row<'r, 's> {
     /// A SQLite row.
@@ -669,18 +678,19 @@ impl Conn {
     }
 
     /// Runs `f` with an [`Inserter`] of rows for `head` (`INSERT INTO
-    /// table (a, b)`, `width` columns) followed by `tail` (an `ON CONFLICT`
-    /// clause, or nothing); every row is written when it returns. Rows
+    /// table (a, b)`: a row has a value per column named) followed by
+    /// `tail` (an `ON CONFLICT` clause, or nothing); every row is written
+    /// when it returns. Rows
     /// that refer to other rows go in after them: a batch is sent when it
     /// is full, so a row may reach the server before one added earlier to
     /// another inserter.
     pub fn inserting<T>(
         &self,
         head: &'static str,
-        width: usize,
         tail: &'static str,
         f: impl FnOnce(&mut Inserter) -> Result<T>,
     ) -> Result<T> {
+        let width = columns(head);
         let mut ins = Inserter {
             conn: self,
             head,
@@ -745,6 +755,12 @@ impl Drop for Tx<'_> {
 #[cfg(test)]
 mod tests {
     use super::{dollars, Inserter};
+
+    #[test]
+    fn an_insert_names_its_columns() {
+        assert_eq!(super::columns("INSERT INTO t (a, \"offset\",\n b)"), 3);
+        assert_eq!(super::columns("INSERT INTO t (a)"), 1);
+    }
 
     #[test]
     fn a_batch_numbers_its_rows_arguments_in_order() {

@@ -52,7 +52,6 @@ impl Catalog {
 pub(crate) fn store(tx: &Conn, input: &SnapshotInput) -> Result<()> {
     tx.inserting(
         "INSERT INTO file_cache (path, hash, fingerprint, pack_id, \"offset\", len)",
-        6,
         "ON CONFLICT (path, hash) DO UPDATE SET fingerprint = excluded.fingerprint,
              pack_id = excluded.pack_id, \"offset\" = excluded.\"offset\", len = excluded.len",
         |rows| {

@@ -85,7 +85,6 @@ impl Catalog {
         let stored = stored_contents(&tx, &hashes)?;
         tx.inserting(
             "INSERT INTO contents (hash, pack_id, \"offset\", len)",
-            4,
             "ON CONFLICT DO NOTHING",
             |contents| {
                 let mut record = |h: String, pack_id: i64, offset: i64, len: i64| {
@@ -93,21 +92,16 @@ impl Catalog {
                 };
                 let mut packs = blob::PackWriter::new("packs");
                 let mut queued = HashSet::new();
-                tx.inserting(
-                    "INSERT INTO files (snapshot_id, path, hash)",
-                    3,
-                    "",
-                    |files| {
-                        for (f, h) in input.files.iter().zip(&hashes) {
-                            files.row(args![snapshot_id, f.path, h])?;
-                            if stored.contains(h) || !queued.insert(h) {
-                                continue;
-                            }
-                            packs.push(&tx, h.clone(), f.text.as_bytes(), &mut record)?;
+                tx.inserting("INSERT INTO files (snapshot_id, path, hash)", "", |files| {
+                    for (f, h) in input.files.iter().zip(&hashes) {
+                        files.row(args![snapshot_id, f.path, h])?;
+                        if stored.contains(h) || !queued.insert(h) {
+                            continue;
                         }
-                        Ok(())
-                    },
-                )?;
+                        packs.push(&tx, h.clone(), f.text.as_bytes(), &mut record)?;
+                    }
+                    Ok(())
+                })?;
                 packs.flush(&tx, &mut record)
             },
         )?;
@@ -122,7 +116,6 @@ impl Catalog {
             .collect();
         tx.inserting(
             "INSERT INTO errors (id, repo_id, language, kind, template, item_path)",
-            6,
             "ON CONFLICT DO NOTHING",
             |errors| {
                 let mut seen = HashSet::new();
@@ -146,7 +139,6 @@ impl Catalog {
             "INSERT INTO sites (snapshot_id, error_id, path, line, col, end_line, report_line, report_col,
                     reported_at_caller, is_test, excerpt_start, excerpt_end, arm, via_macro, message_from, partial,
                     delegates_to)",
-            17,
             "",
             |sites| {
                 for (s, id) in x.sites.iter().zip(&ids) {
@@ -175,7 +167,6 @@ impl Catalog {
         )?;
         tx.inserting(
             "INSERT INTO evidence (snapshot_id, error_id, kind, path, line, item_path, text)",
-            7,
             "",
             |evidence| {
                 let mut linked = HashSet::new();
@@ -199,7 +190,6 @@ impl Catalog {
         )?;
         tx.inserting(
             "INSERT INTO literals (snapshot_id, path, line, col, text, is_test)",
-            6,
             "",
             |literals| {
                 for l in &x.literals {
@@ -217,7 +207,6 @@ impl Catalog {
         )?;
         tx.inserting(
             "INSERT INTO origins (snapshot_id, error_id, status, commit_sha, date, subject, pr)",
-            7,
             "ON CONFLICT DO NOTHING",
             |origins| {
                 for (site, origin) in input.origins {

@@ -91,6 +91,30 @@ fn everything(c: &Catalog, repo: &str) -> Vec<String> {
     out
 }
 
+/// How many of the snapshot's files have a cached parse of `fingerprint`.
+fn cached(c: &Catalog, s: &Snapshot, fingerprint: &str) -> usize {
+    let pairs: Vec<(String, String)> = s
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), errdex_catalog::content_hash(&f.text)))
+        .collect();
+    let refs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    c.cached_files(fingerprint, &refs).unwrap().len()
+}
+
+/// Every store answered as the first (SQLite) did.
+fn assert_stores_agree(answers: &[(&str, Vec<String>)]) {
+    for (name, a) in &answers[1..] {
+        assert_eq!(a.len(), answers[0].1.len(), "sqlite and {name} differ");
+        for (x, y) in answers[0].1.iter().zip(a) {
+            assert_eq!(x, y, "sqlite and {name} differ");
+        }
+    }
+}
+
 #[test]
 fn both_stores_answer_the_same() {
     let s = fixture("facts");
@@ -109,11 +133,7 @@ fn both_stores_answer_the_same() {
         assert_eq!(a, everything(&c, "facts"), "{}", store.name);
         answers.push((store.name, a));
     }
-    for (name, a) in &answers[1..] {
-        for (x, y) in answers[0].1.iter().zip(a) {
-            assert_eq!(x, y, "sqlite and {name} differ");
-        }
-    }
+    assert_stores_agree(&answers);
 }
 
 /// A crate of `files` generated files, four error sites each and a
@@ -168,24 +188,14 @@ fn a_snapshot_larger_than_a_batch_is_written_whole_on_both() {
         answers.push((store.name, everything(&c, "many")));
         // Written again: replaced whole, and every file's parse is cached.
         assert!(write(&mut c, &s).unwrap().replaced, "{}", store.name);
-        let pairs: Vec<(String, String)> = s
-            .files
-            .iter()
-            .map(|f| (f.path.clone(), errdex_catalog::content_hash(&f.text)))
-            .collect();
-        let refs: Vec<(&str, &str)> = pairs
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
-        let cached = c.cached_files(errdex_extract::FINGERPRINT, &refs).unwrap();
-        assert_eq!(cached.len(), 300, "{}", store.name);
+        assert_eq!(
+            cached(&c, &s, errdex_extract::FINGERPRINT),
+            300,
+            "{}",
+            store.name
+        );
     }
-    for (name, a) in &answers[1..] {
-        assert_eq!(a.len(), answers[0].1.len());
-        for (x, y) in answers[0].1.iter().zip(a) {
-            assert_eq!(x, y, "sqlite and {name} differ");
-        }
-    }
+    assert_stores_agree(&answers);
 }
 
 #[test]
@@ -206,18 +216,13 @@ fn writing_again_replaces_the_snapshot_and_reuses_the_cache() {
         );
         assert_eq!(c.counts().unwrap(), counts, "{}", store.name);
         assert_ne!(c.generation().unwrap(), g, "{}", store.name);
-        let pairs: Vec<(String, String)> = s
-            .files
-            .iter()
-            .map(|f| (f.path.clone(), errdex_catalog::content_hash(&f.text)))
-            .collect();
-        let refs: Vec<(&str, &str)> = pairs
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
-        let cached = c.cached_files(errdex_extract::FINGERPRINT, &refs).unwrap();
-        assert_eq!(cached.len(), s.files.len(), "{}", store.name);
-        assert!(c.cached_files("another build", &refs).unwrap().is_empty());
+        assert_eq!(
+            cached(&c, &s, errdex_extract::FINGERPRINT),
+            s.files.len(),
+            "{}",
+            store.name
+        );
+        assert_eq!(cached(&c, &s, "another build"), 0);
     }
 }
 
