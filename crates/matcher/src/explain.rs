@@ -3,7 +3,7 @@
 //! templates, ranked, and decomposed (a hole's text explained in turn).
 
 use crate::index::{file_name, literal_template, Index};
-use crate::input::{self, Location, Message};
+use crate::input::{self, Frame, Location, Message};
 use crate::pattern::{normalize, Found, Pattern};
 use crate::select::{whole_score, Verdict, MAX_TEMPLATES};
 use crate::stdtext;
@@ -546,7 +546,7 @@ impl Index {
         let framed_std = m.std.is_some()
             && out.first().is_some_and(|k| {
                 m.frames.iter().any(|f| {
-                    f.registry.as_ref().is_some_and(|r| {
+                    f.at.as_ref().and_then(|a| a.registry.as_ref()).is_some_and(|r| {
                         k.repo == format!("crate:{}", r.name) && k.path == r.path
                     })
                 }) && k.evidence.contains(&Evidence::Frame)
@@ -1349,7 +1349,7 @@ impl Index {
         &self,
         text: &str,
         location: Option<&Location>,
-        frames: &[Location],
+        frames: &[Frame],
         target: Option<&str>,
         std_text: bool,
         panic: bool,
@@ -1359,7 +1359,11 @@ impl Index {
         let mut cands: HashMap<Target, Candidate> = HashMap::new();
 
         let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
-        let framed = frames.iter().take(16).map(|l| (l, 0.6, Evidence::Frame));
+        let framed = frames
+            .iter()
+            .take(16)
+            .filter_map(|f| f.at.as_ref())
+            .map(|l| (l, 0.6, Evidence::Frame));
         for (loc, weight, ev) in located.chain(framed) {
             for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line) {
                 let e = self.entry(entry);

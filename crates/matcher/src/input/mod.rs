@@ -1,11 +1,26 @@
-//! Parsing whatever a user pastes into the messages it holds: panic
-//! reports (Rust 1.95 and older forms), backtrace frames, `Error:` +
-//! `Caused by:` chains, log lines of env_logger and tracing, test-runner
-//! output, clap usage errors, and bare lines.
+//! Reading whatever a user pastes into the messages it holds. A paste is
+//! cleaned of what tools put around every line (`prefix`), then read line
+//! by line by one recogniser per kind of output, each in its own module:
+//! panic reports of every release and hook (`panic`), backtraces
+//! (`backtrace`), `Error:` + `Caused by:` chains (`chain`), log lines of the
+//! common loggers (`log`), report excerpts (`report`), locations printed
+//! alone (`location`), then test-runner and build noise, and bare lines.
+//! Crate versions the text names are read apart (`version`).
 
-use regex::Regex;
+mod backtrace;
+mod chain;
+mod location;
+mod log;
+mod panic;
+mod prefix;
+mod report;
+mod version;
+
+pub use backtrace::Frame;
+pub use location::{registry_crate, Location, RegistryCrate};
+pub use version::{mentions, Mention};
+
 use serde::Serialize;
-use std::sync::OnceLock;
 
 /// Input beyond this many bytes is not read (the rest is reported cut).
 pub const MAX_INPUT: usize = 1 << 20;
@@ -15,35 +30,6 @@ const MAX_NESTING: u32 = 4;
 const MAX_REPORT: usize = 16 * 1024;
 /// At most this many messages are taken from one input.
 pub const MAX_MESSAGES: usize = 64;
-
-/// A source location named by the input.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Location {
-    /// The path as printed.
-    pub path: String,
-    /// Line.
-    pub line: u32,
-    /// Column, when printed.
-    pub column: Option<u32>,
-    /// Crate and version, when the path is inside cargo's registry
-    /// (`…/registry/src/<index>/<crate>-<version>/…`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub registry: Option<RegistryCrate>,
-    /// The function a backtrace frame names (`glam::f32::vec3::Vec3::normalize`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub symbol: Option<String>,
-}
-
-/// A crate version named by a registry path, and the path inside it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RegistryCrate {
-    /// Crate name.
-    pub name: String,
-    /// Version.
-    pub version: String,
-    /// Path inside the crate.
-    pub path: String,
-}
 
 /// Where in the input a message came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -57,6 +43,9 @@ pub enum Origin {
     Cause,
     /// A log line (level and prefix removed).
     Log,
+    /// A source location printed alone (a hook's `in file X on line N`,
+    /// a location quoted without its message): the text is empty.
+    Location,
     /// A line on its own.
     Bare,
 }
@@ -66,12 +55,12 @@ pub enum Origin {
 pub struct Message {
     /// The message text (several lines for multi-line panics).
     pub text: String,
-    /// Where the report says it was raised.
+    /// Where the report says it was raised (for a log line, the log call).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
-    /// Further locations from backtrace frames outside std, innermost first.
+    /// Backtrace frames outside std, innermost first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub frames: Vec<Location>,
+    pub frames: Vec<Frame>,
     /// How it was found.
     pub origin: Origin,
     /// For `Caused by:` layers, the depth (0 = the top error).
@@ -126,34 +115,6 @@ impl std::fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-struct Patterns {
-    panic_new: Regex,
-    panic_old: Regex,
-    frame_at: Regex,
-    frame_sym: Regex,
-    registry: Regex,
-    log_prefix: Regex,
-    numbered_cause: Regex,
-    ansi: Regex,
-}
-
-fn patterns() -> &'static Patterns {
-    static P: OnceLock<Patterns> = OnceLock::new();
-    P.get_or_init(|| Patterns {
-        panic_new: Regex::new(r"^thread '(?:[^']*)'(?: \(\d+\))? panicked at (.+?):(\d+):(\d+):\s*$").unwrap(),
-        panic_old: Regex::new(r"^thread '(?:[^']*)'(?: \(\d+\))? panicked at '(.*)', (.+?):(\d+):(\d+)\s*$").unwrap(),
-        frame_at: Regex::new(r"^\s+at (.+?):(\d+):(\d+)\s*$").unwrap(),
-        frame_sym: Regex::new(r"^\s*\d+:\s+(?:0x[0-9a-f]+ - )?(.+)$").unwrap(),
-        registry: Regex::new(r"/registry/src/[^/]+/([A-Za-z0-9_.-]+?)-(\d+\.\d+\.\d+[^/]*)/(.+)$").unwrap(),
-        log_prefix: Regex::new(
-            r"^(?:\[?\d{4}-\d\d-\d\d[T ][\d:.]+(?:Z|[+-]\d\d:?\d\d)?\]?\s+|\[)?\s*(?:ERROR|WARN|INFO|DEBUG|TRACE|error|warn)\]?\s+(?:(?P<target>[\w:.-]+)(?:\{[^}]*\})?(?::|\])\s+)?(?P<msg>.+)$",
-        )
-        .unwrap(),
-        numbered_cause: Regex::new(r"^\s*(\d+): (.*)$").unwrap(),
-        ansi: Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]").unwrap(),
-    })
-}
-
 /// Reads raw bytes as pasted text: refuses binary, cuts at [`MAX_INPUT`].
 pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
     let bytes = &bytes[..bytes.len().min(MAX_INPUT)];
@@ -176,26 +137,6 @@ pub fn decode(bytes: &[u8]) -> Result<String, InputError> {
         return Err(InputError::Binary);
     }
     Ok(text.to_string())
-}
-
-/// A registry crate named by a path, if it is one.
-pub fn registry_crate(path: &str) -> Option<RegistryCrate> {
-    let c = patterns().registry.captures(path)?;
-    Some(RegistryCrate {
-        name: c[1].to_string(),
-        version: c[2].to_string(),
-        path: c[3].to_string(),
-    })
-}
-
-fn location(path: &str, line: &str, col: Option<&str>) -> Option<Location> {
-    Some(Location {
-        path: path.to_string(),
-        line: line.parse().ok()?,
-        column: col.and_then(|c| c.parse().ok()),
-        registry: registry_crate(path),
-        symbol: None,
-    })
 }
 
 /// The crate and item path a frame's symbol names, as the catalogue
@@ -235,20 +176,14 @@ pub fn symbol_path(symbol: &str) -> Option<(String, Vec<String>)> {
     (!rest.is_empty()).then(|| (krate.clone(), rest.to_vec()))
 }
 
-/// std frames that say nothing about where an error came from.
-fn is_std_frame(symbol: &str, path: &str) -> bool {
-    path.starts_with("/rustc/")
-        || symbol.starts_with("std::")
-        || symbol.starts_with("core::")
-        || symbol.starts_with("alloc::")
-        || symbol.starts_with("__rust")
-        || symbol.starts_with("rust_begin_unwind")
-}
-
+/// Lines that say nothing of an error: test harness and build tool lines,
+/// backtrace hints, a JavaScript stack's frames.
 fn is_noise(line: &str) -> bool {
     let t = line.trim();
     t.is_empty()
         || t.starts_with("note: run with `RUST_BACKTRACE")
+        || t.starts_with("note: run with RUST_BACKTRACE")
+        || t.starts_with("note: Run with `RUST_BACKTRACE")
         || t.starts_with("note: Some details are omitted")
         || t.starts_with("stack backtrace:")
         || t.starts_with("running ")
@@ -265,9 +200,16 @@ fn is_noise(line: &str) -> bool {
         || t.starts_with("Finished ")
         || t.starts_with("Running ")
         || t.starts_with("Compiling ")
+        || t.starts_with("Updating ")
+        || t.starts_with("Downloaded ")
         || t.starts_with("process didn't exit successfully")
+        || t.starts_with("--- stderr")
+        || t.starts_with("--- stdout")
+        || t.starts_with("cargo:")
+        || t.starts_with("warning: build failed")
         || t.starts_with("help:")
         || t.starts_with("tip:")
+        || (t.starts_with("at ") && t.ends_with(')') && t.contains(" ("))
 }
 
 /// Splits pasted output into messages.
@@ -278,9 +220,8 @@ pub fn parse(text: &str) -> Vec<Message> {
 /// [`parse`] of a text that is a cause `depth` chains deep (past
 /// [`MAX_NESTING`], a cause's lines are messages as they are).
 fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
-    let p = patterns();
-    let clean = p.ansi.replace_all(text, "");
-    let lines: Vec<&str> = clean.lines().map(|l| l.trim_end_matches('\r')).collect();
+    let cleaned = prefix::clean(text);
+    let lines: Vec<&str> = cleaned.iter().map(String::as_str).collect();
     let mut out: Vec<Message> = Vec::new();
     let mut report_depth = 0;
     // The line of the last message pushed from a line of its own, and the
@@ -290,53 +231,17 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
     let mut i = 0;
     while i < lines.len() && out.len() < MAX_MESSAGES {
         let line = lines[i];
-        if let Some(c) = p.panic_new.captures(line) {
-            let loc = location(&c[1], &c[2], Some(&c[3]));
-            let mut body = Vec::new();
-            i += 1;
-            while i < lines.len() {
-                let l = lines[i];
-                let t = l.trim_start();
-                if t.starts_with("note: ")
-                    || t.starts_with("stack backtrace:")
-                    || p.panic_new.is_match(l)
-                    || p.panic_old.is_match(l)
-                {
-                    break;
-                }
-                body.push(l);
-                i += 1;
+        if panic::is_header(line) {
+            let start = i;
+            if let Some(p) = panic::recognise(&lines, &mut i) {
+                out.push(Message {
+                    location: p.location,
+                    frames: p.frames,
+                    ..Message::new(p.text, Origin::Panic, 0)
+                });
+                continue;
             }
-            while body.last().is_some_and(|l| l.trim().is_empty()) {
-                body.pop();
-            }
-            let frames = take_frames(&lines, &mut i);
-            out.push(Message {
-                text: body.join("\n"),
-                location: loc,
-                frames,
-                origin: Origin::Panic,
-                layer: 0,
-                std: None,
-                target: None,
-                report: None,
-            });
-            continue;
-        }
-        if let Some(c) = p.panic_old.captures(line) {
-            i += 1;
-            let frames = take_frames(&lines, &mut i);
-            out.push(Message {
-                text: c[1].to_string(),
-                location: location(&c[2], &c[3], Some(&c[4])),
-                frames,
-                origin: Origin::Panic,
-                layer: 0,
-                std: None,
-                target: None,
-                report: None,
-            });
-            continue;
+            i = start;
         }
         // miette's graphical reports: `Error:` alone, then `× message`.
         if line.trim() == "Error:" {
@@ -354,35 +259,9 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
                 j += 1;
             }
             if j < lines.len() && lines[j].trim() == "Caused by:" {
-                i = j + 1;
-                let start = i;
-                while i < lines.len() && (lines[i].starts_with(' ') || lines[i].starts_with('\t')) {
-                    i += 1;
-                }
-                let mut layer = 1;
-                for cause in causes(&lines[start..i]) {
-                    let inner = if depth < MAX_NESTING {
-                        parse_nested(&cause, depth + 1)
-                    } else {
-                        cause
-                            .lines()
-                            .map(|l| Message::new(l.trim().to_string(), Origin::Bare, 0))
-                            .filter(|m| !m.text.is_empty())
-                            .collect()
-                    };
-                    let depth = inner.iter().map(|m| m.layer).max().unwrap_or(0);
-                    for mut m in inner {
-                        if out.len() >= MAX_MESSAGES {
-                            break;
-                        }
-                        m.layer += layer;
-                        if m.origin == Origin::Bare {
-                            m.origin = Origin::Cause;
-                        }
-                        out.push(m);
-                    }
-                    layer += depth + 1;
-                }
+                let start = j + 1;
+                i = chain::section_end(&lines, start);
+                push_causes(&mut out, &lines[start..i], depth);
             }
             continue;
         }
@@ -390,20 +269,36 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         // locate the deepest layer.
         if line.trim() == "Stack backtrace:" {
             i += 1;
-            let frames = take_frames(&lines, &mut i);
+            let frames = backtrace::take_frames(&lines, &mut i);
             if let Some(last) = out.last_mut() {
                 last.frames.extend(frames);
             }
             continue;
         }
-        if is_noise(line) || p.frame_at.is_match(line) {
+        // A location on a line of its own: the message's place, or (when a
+        // report repeats it) nothing new.
+        if let Some(loc) = location::alone(line) {
+            let repeated = out
+                .last()
+                .and_then(|m| m.location.as_ref())
+                .is_some_and(|l| l.line == loc.line && l.registry == loc.registry);
+            if !repeated {
+                out.push(Message {
+                    location: Some(loc),
+                    ..Message::new(String::new(), Origin::Location, report_depth)
+                });
+            }
+            i += 1;
+            continue;
+        }
+        if is_noise(line) || backtrace::is_at_line(line) {
             i += 1;
             // A report's `help:` wrapped over several lines: the lines
             // indented past the keyword are the help's too.
-            if let Some(indent) = help_indent(line) {
+            if let Some(indent) = report::help_indent(line) {
                 while i < lines.len()
                     && !lines[i].trim().is_empty()
-                    && leading_spaces(lines[i]) > indent
+                    && report::leading_spaces(lines[i]) > indent
                 {
                     i += 1;
                 }
@@ -412,9 +307,9 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         }
         // A report's excerpt (gutter, carets, rules): decoration; what
         // follows it is the report's reason, a layer below its header.
-        if is_decoration(line) {
+        if report::is_decoration(line) {
             let header = (last_line.is_some_and(|l| l + 1 == i)).then(|| i - 1);
-            while i < lines.len() && is_decoration(lines[i]) {
+            while i < lines.len() && report::is_decoration(lines[i]) {
                 i += 1;
             }
             // The report: its header, the excerpt, the reason lines up to
@@ -434,17 +329,6 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
                 + 1;
             continue;
         }
-        if let Some(log) = json_log(line) {
-            for (text, layer) in log.fields {
-                let mut m = Message::new(text, Origin::Log, layer);
-                if layer == 0 {
-                    m.target = log.target.clone();
-                }
-                out.push(m);
-            }
-            i += 1;
-            continue;
-        }
         let line = line.trim_start().strip_prefix("× ").unwrap_or(line);
         let in_report = report
             .as_ref()
@@ -455,174 +339,62 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             Some(_) => line.trim_start().strip_prefix("= ").unwrap_or(line),
             None => line,
         };
-        let (text, origin, target) = match p.log_prefix.captures(line) {
-            Some(c) => (
-                c["msg"].to_string(),
-                Origin::Log,
-                c.name("target").map(|t| t.as_str().to_string()),
-            ),
+        let (texts, origin, target, location) = match log::parse(line) {
+            Some(l) => (l.texts, Origin::Log, l.target, l.location),
             None => {
                 let t = line.trim();
                 let t = t.strip_prefix("error: ").unwrap_or(t);
-                (t.to_string(), Origin::Bare, None)
+                (vec![t.to_string()], Origin::Bare, None, None)
             }
         };
-        // tracing's `error=…` field: the error is a layer below the event.
-        let (text, field) = match text.split_once(" error=") {
-            Some((event, err)) if origin == Origin::Log => {
-                (event.to_string(), Some(err.trim_matches('"').to_string()))
+        for (k, text) in texts.into_iter().enumerate() {
+            if text.trim().is_empty() {
+                continue;
             }
-            _ => (text, None),
-        };
-        for (text, layer) in
-            std::iter::once((text, report_depth)).chain(field.map(|f| (f, report_depth + 1)))
-        {
-            if !text.trim().is_empty() {
-                let mut m = Message::new(text, origin, layer);
-                m.report = in_report.clone();
-                // The target logged the event; its error field may come
-                // from anywhere below.
-                if layer == report_depth {
-                    m.target = target.clone();
-                }
-                out.push(m);
-                last_line = Some(i);
+            let layer = report_depth + k as u32;
+            let mut m = Message::new(text, origin, layer);
+            m.report = in_report.clone();
+            // The target logged the event; its error field may come from
+            // anywhere below.
+            if k == 0 {
+                m.target = target.clone();
+                m.location = location.clone();
             }
+            out.push(m);
+            last_line = Some(i);
         }
         i += 1;
     }
     out
 }
 
-/// The causes of a `Caused by:` section (its indented lines): numbered
-/// (`    0: msg`, continuation lines indented under the text) or, when the
-/// chain has one cause, the whole section; each dedented.
-fn causes(section: &[&str]) -> Vec<String> {
-    let p = patterns();
-    let numbered = section.iter().any(|l| p.numbered_cause.is_match(l));
-    if !numbered {
-        let indent = section
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| leading_spaces(l))
-            .min()
-            .unwrap_or(0);
-        let text: Vec<&str> = section
-            .iter()
-            .map(|l| l.get(indent..).unwrap_or(""))
-            .collect();
-        return vec![text.join("\n")];
-    }
-    let mut out: Vec<(usize, String)> = Vec::new();
-    for l in section {
-        match p.numbered_cause.captures(l) {
-            Some(c) => {
-                let at = c.get(2).map_or(0, |m| m.start());
-                out.push((at, c[2].to_string()));
+/// The causes of a `Caused by:` section, each read as output of its own
+/// (a report, a chain) one layer below the last.
+fn push_causes(out: &mut Vec<Message>, section: &[&str], depth: u32) {
+    let mut layer = 1;
+    for cause in chain::causes(section) {
+        let inner = if depth < MAX_NESTING {
+            parse_nested(&cause, depth + 1)
+        } else {
+            cause
+                .lines()
+                .map(|l| Message::new(l.trim().to_string(), Origin::Bare, 0))
+                .filter(|m| !m.text.is_empty())
+                .collect()
+        };
+        let deepest = inner.iter().map(|m| m.layer).max().unwrap_or(0);
+        for mut m in inner {
+            if out.len() >= MAX_MESSAGES {
+                return;
             }
-            None => match out.last_mut() {
-                Some((at, text)) => {
-                    let cut = (*at).min(leading_spaces(l));
-                    text.push('\n');
-                    text.push_str(&l[cut..]);
-                }
-                None => out.push((0, l.trim().to_string())),
-            },
-        }
-    }
-    out.into_iter().map(|(_, t)| t).collect()
-}
-
-/// Where a `help:` line's keyword begins, when the line is one.
-fn help_indent(line: &str) -> Option<usize> {
-    line.trim_start()
-        .starts_with("help:")
-        .then(|| leading_spaces(line))
-}
-
-/// The width of a line's indentation.
-fn leading_spaces(line: &str) -> usize {
-    line.len() - line.trim_start().len()
-}
-
-/// A line of a report's source excerpt: a gutter (`  |`, `1 | code`,
-/// `3 >   code`, `╭─[1:8]`, `·`, `╰──`), carets or a rule of dashes.
-fn is_decoration(line: &str) -> bool {
-    let t = line.trim();
-    if t.is_empty() {
-        return false;
-    }
-    let gutter = t
-        .trim_start_matches(|c: char| c.is_ascii_digit())
-        .trim_start();
-    gutter.starts_with(['|', '│'])
-        || gutter.starts_with('>') && t.starts_with(|c: char| c.is_ascii_digit())
-        || t.starts_with(['╭', '│', '·', '╰', '├', '┬', '┴', '─'])
-        || t.chars()
-            .all(|c| matches!(c, '^' | '~' | '-' | '=' | '─' | ' ' | '+'))
-        || (t.starts_with("i ") && t.contains('^'))
-}
-
-/// The message fields of a JSON log line (tracing's JSON format, most JSON
-/// loggers): `message` at its layer, `error` one below.
-fn json_log(line: &str) -> Option<JsonLog> {
-    let t = line.trim();
-    if !(t.starts_with('{') && t.ends_with('}')) {
-        return None;
-    }
-    let v: serde_json::Value = serde_json::from_str(t).ok()?;
-    let obj = v.get("fields").unwrap_or(&v);
-    let mut out = Vec::new();
-    for (key, layer) in [("message", 0), ("msg", 0), ("error", 1), ("err", 1)] {
-        if let Some(s) = obj.get(key).and_then(|x| x.as_str()) {
-            out.push((s.to_string(), layer));
-        }
-    }
-    let target = v.get("target").and_then(|t| t.as_str()).map(str::to_string);
-    (!out.is_empty()).then_some(JsonLog {
-        fields: out,
-        target,
-    })
-}
-
-/// A JSON log line's messages (text, layer) and its target.
-struct JsonLog {
-    fields: Vec<(String, u32)>,
-    target: Option<String>,
-}
-
-/// Reads backtrace frames after a panic message, keeping those outside std.
-fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Location> {
-    let p = patterns();
-    let mut frames = Vec::new();
-    let mut symbol = String::new();
-    while *i < lines.len() {
-        let l = lines[*i];
-        let t = l.trim_start();
-        if t.starts_with("note: ") || t.starts_with("stack backtrace:") {
-            *i += 1;
-            continue;
-        }
-        if let Some(c) = p.frame_at.captures(l) {
-            if !is_std_frame(&symbol, &c[1]) {
-                if let Some(mut loc) = location(&c[1], &c[2], Some(&c[3])) {
-                    loc.symbol = (!symbol.is_empty()).then(|| symbol.clone());
-                    frames.push(loc);
-                }
+            m.layer += layer;
+            if m.origin == Origin::Bare {
+                m.origin = Origin::Cause;
             }
-            *i += 1;
-            continue;
+            out.push(m);
         }
-        if let Some(c) = p.frame_sym.captures(l) {
-            if l.starts_with(' ') {
-                symbol = c[1].to_string();
-                *i += 1;
-                continue;
-            }
-        }
-        break;
+        layer += deepest + 1;
     }
-    frames
 }
 
 #[cfg(test)]
@@ -675,7 +447,7 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
             ("serde_json", "1.0.140", "src/value/index.rs")
         );
         assert_eq!(m[0].frames.len(), 2);
-        assert_eq!(m[0].frames[1].path, "./src/main.rs");
+        assert_eq!(m[0].frames[1].at.as_ref().unwrap().path, "./src/main.rs");
     }
 
     #[test]

@@ -1,0 +1,247 @@
+//! Source locations as pastes print them — `path:line[:column]` in any
+//! system's spelling — and the crate version a path names, wherever the
+//! crate's folder sits: cargo's registry under any `CARGO_HOME` or index
+//! folder (`index.crates.io-…`, `github.com-1ecc6299db9ec823`, a mirror's
+//! name), Docker's `/cargo/registry`, a `vendor/` folder, Bazel's
+//! `external/crate_index__NAME-VERSION/`, or a path the reporter trimmed
+//! (`[snip]/naga-24.0.0/src/…`, `naia-client-socket-0.9.0\src\…`).
+
+use regex::Regex;
+use serde::Serialize;
+use std::sync::OnceLock;
+
+/// A source location named by the input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The path as printed.
+    pub path: String,
+    /// Line.
+    pub line: u32,
+    /// Column, when printed.
+    pub column: Option<u32>,
+    /// Crate and version, when a folder of the path is a published
+    /// crate's (`NAME-VERSION`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<RegistryCrate>,
+}
+
+/// A crate version named by a path, and the path inside it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RegistryCrate {
+    /// Crate name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+    /// Path inside the crate, `/`-separated.
+    pub path: String,
+}
+
+struct Patterns {
+    crate_dir: Regex,
+    in_text: Regex,
+    in_file_on_line: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        // A crate's folder: NAME-SEMVER, with Bazel's `REPO__` before it.
+        crate_dir: Regex::new(
+            r"^(?:[A-Za-z0-9_]+__)?([A-Za-z][A-Za-z0-9_-]*?)-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$",
+        )
+        .expect("valid regex"),
+        // A Rust file's location inside a line of text (no spaces in the
+        // path, a drive letter allowed).
+        in_text: Regex::new(r"((?:[A-Za-z]:)?[^\s:'`()\[\]]*\.rs):(\d+)(?::(\d+))?")
+            .expect("valid regex"),
+        in_file_on_line: Regex::new(r"\bin file (.+?\.rs),? (?:on|at) line (\d+)")
+            .expect("valid regex"),
+    })
+}
+
+/// The crate version a path names: the innermost folder spelled
+/// `NAME-VERSION` with the file below it.
+pub fn registry_crate(path: &str) -> Option<RegistryCrate> {
+    let segs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+    let last = segs.len().checked_sub(1)?;
+    (0..last).rev().find_map(|i| {
+        let c = patterns().crate_dir.captures(segs[i])?;
+        Some(RegistryCrate {
+            name: c[1].to_string(),
+            version: c[2].to_string(),
+            path: segs[i + 1..].join("/"),
+        })
+    })
+}
+
+/// A location spelled `path:line[:column]` (the whole of `s`, trimmed of
+/// spaces, quotes and a trailing colon).
+pub fn parse(s: &str) -> Option<Location> {
+    let s = s
+        .trim()
+        .trim_matches(|c| matches!(c, '"' | '`' | '\''))
+        .trim_end_matches(':');
+    let (rest, last) = s.rsplit_once(':')?;
+    let last: u32 = last.trim().parse().ok()?;
+    let (path, line, column) = match rest.rsplit_once(':') {
+        Some((p, l)) if l.trim().parse::<u32>().is_ok() && !p.is_empty() => {
+            (p, l.trim().parse().ok()?, Some(last))
+        }
+        _ => (rest, last, None),
+    };
+    let path = path.trim();
+    if path.is_empty() || path.chars().any(char::is_control) {
+        return None;
+    }
+    Some(at(path, line, column))
+}
+
+/// A location from its parts.
+pub fn at(path: &str, line: u32, column: Option<u32>) -> Location {
+    Location {
+        path: path.to_string(),
+        line,
+        column,
+        registry: registry_crate(path),
+    }
+}
+
+/// The Rust source locations a line of text names: `file.rs:L[:C]`
+/// anywhere, and `in file X on line N`.
+#[cfg(test)]
+pub fn find_all(line: &str) -> Vec<Location> {
+    let p = patterns();
+    let mut out: Vec<Location> = p
+        .in_file_on_line
+        .captures_iter(line)
+        .filter_map(|c| Some(at(&c[1], c[2].parse().ok()?, None)))
+        .collect();
+    if out.is_empty() {
+        out = p
+            .in_text
+            .captures_iter(line)
+            .filter_map(|c| {
+                let column = c.get(3).and_then(|m| m.as_str().parse().ok());
+                Some(at(&c[1], c[2].parse().ok()?, column))
+            })
+            .collect();
+    }
+    out
+}
+
+/// The line is a location and nothing else (what a hook prints on a line
+/// of its own, or what a user quotes).
+pub fn alone(line: &str) -> Option<Location> {
+    let t = line.trim().trim_end_matches('.');
+    if let Some(c) = patterns().in_file_on_line.captures(t) {
+        if c.get(0)
+            .is_some_and(|m| m.start() == 0 && m.end() == t.len())
+        {
+            return Some(at(&c[1], c[2].parse().ok()?, None));
+        }
+    }
+    let c = patterns().in_text.captures(t)?;
+    let whole = c.get(0)?;
+    (whole.start() == 0 && whole.end() == t.len())
+        .then(|| {
+            let column = c.get(3).and_then(|m| m.as_str().parse().ok());
+            Some(at(&c[1], c[2].parse().ok()?, column))
+        })
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn krate(path: &str) -> Option<(String, String, String)> {
+        registry_crate(path).map(|r| (r.name, r.version, r.path))
+    }
+
+    fn t(n: &str, v: &str, p: &str) -> Option<(String, String, String)> {
+        Some((n.into(), v.into(), p.into()))
+    }
+
+    #[test]
+    fn a_crate_folder_anywhere_names_crate_version_and_path() {
+        for (path, want) in [
+            (
+                "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/serde_json-1.0.140/src/value/index.rs",
+                t("serde_json", "1.0.140", "src/value/index.rs"),
+            ),
+            (
+                r"C:\Users\Michael Schnell\.cargo\registry\src\index.crates.io-6f17d22bba15001f\little_exif-0.6.0-beta.1\src\ifd\mod.rs",
+                t("little_exif", "0.6.0-beta.1", "src/ifd/mod.rs"),
+            ),
+            (
+                "/cargo/registry/src/github.com-1ecc6299db9ec823/scoped-tls-0.1.1/src/lib.rs",
+                t("scoped-tls", "0.1.1", "src/lib.rs"),
+            ),
+            (
+                r"D:\rust\.cargo\registry\src\mirrors.ustc.edu.cn-61ef6e0cd06fb9b8\wgpu-0.17.2\src\backend\direct.rs",
+                t("wgpu", "0.17.2", "src/backend/direct.rs"),
+            ),
+            (
+                "external/crate_index__prost-build-0.11.9/src/lib.rs",
+                t("prost-build", "0.11.9", "src/lib.rs"),
+            ),
+            (
+                "/usr/pkgsrc/wip/simp/work/vendor/wgpu-core-0.19.0/src/instance.rs",
+                t("wgpu-core", "0.19.0", "src/instance.rs"),
+            ),
+            (
+                "[snip]/naga-24.0.0/src/proc/emitter.rs",
+                t("naga", "24.0.0", "src/proc/emitter.rs"),
+            ),
+            (
+                r"naia-client-socket-0.9.0\src\impls\wasm_bindgen\packet_sender.rs",
+                t("naia-client-socket", "0.9.0", "src/impls/wasm_bindgen/packet_sender.rs"),
+            ),
+            (
+                "x/rustc_plugin-0.14.1-nightly-2025-08-20/src/cli.rs",
+                t("rustc_plugin", "0.14.1-nightly-2025-08-20", "src/cli.rs"),
+            ),
+            (
+                r"C:\r\winfsp-sys-0.2.2+winfsp-2.0\build.rs",
+                t("winfsp-sys", "0.2.2+winfsp-2.0", "build.rs"),
+            ),
+        ] {
+            assert_eq!(krate(path), want, "{path}");
+        }
+        // Toolchains, std and plain project paths name no crate.
+        for path in [
+            "/home/u/.rustup/toolchains/1.89.0-x86_64-unknown-linux-gnu/lib/rustlib/src/rust/library/core/src/option.rs",
+            "/rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/std/src/panicking.rs",
+            "src/main.rs",
+            "serde_json-1.0.140",
+        ] {
+            assert_eq!(krate(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn locations_in_every_spelling() {
+        let l = parse(r"C:\Users\a b\x-1.0.0\src\lib.rs:12:5").unwrap();
+        assert_eq!(
+            (l.path.as_str(), l.line, l.column),
+            (r"C:\Users\a b\x-1.0.0\src\lib.rs", 12, Some(5))
+        );
+        assert_eq!(l.registry.unwrap().name, "x");
+        let l = parse("/h/tokio-1.11.0/src/runtime/blocking/shutdown.rs:51").unwrap();
+        assert_eq!((l.line, l.column), (51, None));
+        assert_eq!(parse("src/lib.rs:10:5:").unwrap().column, Some(5));
+        assert_eq!(parse("no location"), None);
+        assert_eq!(parse(":12"), None);
+        let found = find_all("in file C:\\r\\hyper-0.14.27\\src\\server\\server.rs on line 79");
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].line, 79);
+        assert_eq!(found[0].registry.as_ref().unwrap().name, "hyper");
+        let found = find_all("[/h/sled-0.34.7/src/pagecache/logger.rs:277] reserving buf");
+        assert_eq!(
+            found[0].registry.as_ref().unwrap().path,
+            "src/pagecache/logger.rs"
+        );
+        assert!(alone("biome_js_parser-0.5.7/src/syntax/typescript/statement.rs:241:14").is_some());
+        assert!(alone("see src/lib.rs:3 for more").is_none());
+    }
+}

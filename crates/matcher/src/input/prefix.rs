@@ -1,0 +1,129 @@
+//! What tools put around every line of a program's output, taken off
+//! before anything is recognised: ANSI colour codes (with their ESC byte,
+//! or without it as a web page keeps them: `[2m`), process managers' and
+//! log collectors' line prefixes (pm2 `2|hasher   | `, docker compose
+//! `web_1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
+//! Android logcat, GitHub Actions' timestamps), a terminal UI's right
+//! border (`▐`) and the quotes around a paste quoted whole.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+struct Patterns {
+    ansi: Regex,
+    prefixes: Vec<Regex>,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        ansi: Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]|\[(?:\d{1,3}(?:;\d{1,3})*)?m")
+            .expect("valid regex"),
+        prefixes: [
+            // pm2 (`ID|NAME | `) and docker compose (`NAME  | `).
+            r"^(?:\d+\|)?[A-Za-z][\w.-]{0,39}\s*\| ?",
+            // journald / syslog.
+            r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:\[]+(?:\[\d+\])?: ",
+            // Android logcat (threadtime).
+            r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [VDIWEF] [^:]*: ",
+            // GitHub Actions' step timestamps.
+            r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{7}Z ",
+        ]
+        .into_iter()
+        .map(|p| Regex::new(p).expect("valid regex"))
+        .collect(),
+    })
+}
+
+/// The output's lines with colour codes, per-line prefixes and borders
+/// taken off. A prefix is taken off only where at least half of the
+/// non-empty lines carry it (one tool wrote them all).
+pub fn clean(text: &str) -> Vec<String> {
+    let p = patterns();
+    let text = unquote_whole(text);
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let l = p.ansi.replace_all(l.trim_end_matches('\r'), "");
+            strip_border(&l).to_string()
+        })
+        .collect();
+    let nonempty = lines.iter().filter(|l| !l.trim().is_empty()).count();
+    for prefix in &p.prefixes {
+        let carrying = lines.iter().filter(|l| prefix.is_match(l)).count();
+        if carrying > 0 && carrying * 2 >= nonempty {
+            for l in &mut lines {
+                if let Some(m) = prefix.find(l) {
+                    *l = l[m.end()..].to_string();
+                }
+            }
+        }
+    }
+    lines
+}
+
+/// A terminal UI's right border and the padding before it.
+fn strip_border(line: &str) -> &str {
+    let t = line.trim_end();
+    match t.strip_suffix(['▐', '▌', '┃', '║', '█']) {
+        Some(rest) => rest.trim_end(),
+        None => line,
+    }
+}
+
+/// A paste quoted whole in double quotes, when the quotes are not part of
+/// it (no other double quote inside).
+fn unquote_whole(text: &str) -> &str {
+    let t = text.trim();
+    match t.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+        Some(inner) if !inner.contains('"') && inner.contains('\n') => inner,
+        _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_every_line_carries_are_taken_off() {
+        let pm2 = "2|hasher   | thread '<unnamed>' panicked at src/a.rs:1:1:\n2|hasher   | assertion failed\n";
+        assert_eq!(
+            clean(pm2),
+            vec![
+                "thread '<unnamed>' panicked at src/a.rs:1:1:",
+                "assertion failed"
+            ]
+        );
+        let journal = "Dec 09 15:15:53 koesters conduit-bin[32197]: thread 'sled-io-2' panicked at 'x', a.rs:1:1\nDec 09 15:15:53 koesters conduit-bin[32197]: stack backtrace:";
+        assert_eq!(clean(journal)[1], "stack backtrace:");
+        let compose = "web_1  | Error: boom\nweb_1  | \nweb_1  | Caused by:";
+        assert_eq!(clean(compose), vec!["Error: boom", "", "Caused by:"]);
+    }
+
+    #[test]
+    fn a_reports_gutter_is_not_a_prefix() {
+        let toml = "TOML parse error at line 1, column 8\n  |\n1 | host = db1\n  |        ^^^\nstring values must be quoted";
+        assert_eq!(clean(toml), toml.lines().collect::<Vec<_>>());
+        // One line of many with a pipe is not a prefix of the output.
+        let text = "a\nb\nc\nname | value";
+        assert_eq!(clean(text)[3], "name | value");
+    }
+
+    #[test]
+    fn colours_borders_and_quotes_go() {
+        assert_eq!(
+            clean("[2mpanic[0m[2m:[0m thread 'x'")[0],
+            "panic: thread 'x'"
+        );
+        assert_eq!(clean("\x1b[31merror\x1b[0m: x")[0], "error: x");
+        assert_eq!(
+            clean(" thread 'w' panicked at /a/b.rs:1:2:        ▐\n next")[0],
+            " thread 'w' panicked at /a/b.rs:1:2:"
+        );
+        assert_eq!(
+            clean("\"thread 'main' panicked at 'x', a.rs:1:1\nnote: y\"")[0],
+            "thread 'main' panicked at 'x', a.rs:1:1"
+        );
+    }
+}
