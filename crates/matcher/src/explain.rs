@@ -7,6 +7,7 @@ use crate::input::{self, Frame, Location, Message};
 use crate::pattern::{normalize, Found, Pattern};
 use crate::select::{whole_score, Verdict, MAX_TEMPLATES};
 use crate::stdtext;
+use crate::versions::{Agreement, Versions};
 use errdex_model::{is_test_path, Kind};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -65,6 +66,9 @@ const MAX_CONTEXTS: usize = 3;
 /// Weight of a panicking site whose report would have named its own line
 /// where the report names another.
 const LOCATED_ELSEWHERE: f64 = 0.6;
+/// Weight of a site in a version of its crate that the paste does not
+/// name, where it names another.
+const OTHER_VERSION: f64 = 0.6;
 /// Literal characters of a partial match that make it a phrase, not a word.
 const MIN_PHRASE: usize = 12;
 /// A resemblance is an answer when this share of the text's words are the
@@ -286,6 +290,8 @@ struct Candidate {
     /// own: it panics, not at the caller's line (`#[track_caller]`), and
     /// is not in a macro expanded elsewhere.
     located_elsewhere: bool,
+    /// The paste names another version of this site's crate.
+    other_version: bool,
 }
 
 impl Candidate {
@@ -317,6 +323,9 @@ impl Candidate {
         }
         if self.located_elsewhere {
             s *= LOCATED_ELSEWHERE;
+        }
+        if self.other_version {
+            s *= OTHER_VERSION;
         }
         s
     }
@@ -380,6 +389,33 @@ impl PartialEq for ChoiceKey<'_> {
 impl Index {
     /// Explains pasted text.
     pub fn explain(&self, text: &str) -> Explanation {
+        Query {
+            index: self,
+            versions: Versions::named_in(self, text),
+        }
+        .answer(text)
+    }
+}
+
+/// One paste's question: the index, and what the whole paste says beside
+/// each message's own text.
+struct Query<'i> {
+    index: &'i Index,
+    /// The indexed crate versions the paste names.
+    versions: Versions,
+}
+
+impl std::ops::Deref for Query<'_> {
+    type Target = Index;
+
+    fn deref(&self) -> &Index {
+        self.index
+    }
+}
+
+impl Query<'_> {
+    /// The answer to the paste `text`.
+    fn answer(&self, text: &str) -> Explanation {
         let mut messages = input::parse(text);
         let mut locals = Vec::with_capacity(messages.len());
         for (mi, m) in messages.iter_mut().enumerate() {
@@ -1329,6 +1365,20 @@ impl Index {
         }
     }
 
+    /// The repo and revision a target stands in.
+    fn version_of(&self, t: Target) -> (&str, &str) {
+        match t {
+            Target::Site(e, _) => {
+                let e = &self.entry(e).error;
+                (&e.repo, &e.revision)
+            }
+            Target::Literal(l) => {
+                let l = self.literal(l);
+                (&l.repo, &l.revision)
+            }
+        }
+    }
+
     /// (repo, path, line) of a target, for stable ordering.
     fn place(&self, t: Target) -> Place<'_> {
         match t {
@@ -1395,7 +1445,6 @@ impl Index {
             })
             .collect();
         let verdicts = self.verdicts(&norm, chars, &located_patterns);
-        let version_named = location.and_then(|l| l.registry.as_ref());
         for Verdict {
             pattern: pid,
             found,
@@ -1427,13 +1476,6 @@ impl Index {
                     c.found = found.clone();
                     c.evidence.push(ev);
                     c.is_test = s.is_test;
-                    if let Some(v) = version_named {
-                        if e.error.repo == format!("crate:{}", v.name)
-                            && e.error.revision == v.version
-                        {
-                            c.evidence.push(Evidence::Version);
-                        }
-                    }
                 }
             }
             if std_text {
@@ -1454,6 +1496,12 @@ impl Index {
             }
         }
         for (t, c) in cands.iter_mut() {
+            let (repo, revision) = self.version_of(*t);
+            match self.versions.agreement(repo, revision) {
+                Agreement::Named => c.evidence.push(Evidence::Version),
+                Agreement::Other => c.other_version = true,
+                Agreement::Silent => {}
+            }
             match t {
                 Target::Site(e, s) => {
                     let e = &self.entry(*e).error;

@@ -16,6 +16,7 @@ mod pattern;
 mod persist;
 mod select;
 mod stdtext;
+mod versions;
 
 pub use explain::{Captured, Evidence, Explanation, Match, MatchKind};
 pub use index::{Entry, Index};
