@@ -452,11 +452,26 @@ impl Query<'_> {
         }
         let support =
             |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
+        // What ended the program leads: a panic the report locates, then
+        // any panic.
+        let ended = |mi: usize| {
+            let l = &locals[mi];
+            match (messages[mi].origin, l.answer) {
+                (input::Origin::Panic, Some(a))
+                    if l.matches[a].evidence.contains(&Evidence::Location) =>
+                {
+                    2
+                }
+                (input::Origin::Panic, _) => 1,
+                _ => 0,
+            }
+        };
         order.sort_by(|&a, &b| {
             let (la, lb) = (&locals[a], &locals[b]);
             lb.answer
                 .is_some()
                 .cmp(&la.answer.is_some())
+                .then(ended(b).cmp(&ended(a)))
                 .then(whole(lb).cmp(&whole(la)))
                 .then(messages[b].layer.cmp(&messages[a].layer))
                 .then(support(lb).cmp(&support(la)))
@@ -1557,19 +1572,29 @@ impl Query<'_> {
         cands.retain(|_, c| c.at_location || c.text > 0.0);
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
-        let mut scored: Vec<(f64, u32, Place, Target, Candidate)> = cands
-            .into_iter()
-            .map(|(t, c)| {
-                let dependents = self.dependents_of(self.repo_of(t));
-                (c.rank_value(), dependents, self.place(t), t, c)
-            })
-            .collect();
+        // Of one crate's versions printing the text alike, the newest.
+        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Candidate)> =
+            cands
+                .into_iter()
+                .map(|(t, c)| {
+                    let dependents = self.dependents_of(self.repo_of(t));
+                    let version = semver::Version::parse(self.version_of(t).1).ok();
+                    (c.rank_value(), dependents, version, self.place(t), t, c)
+                })
+                .collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then(b.1.cmp(&a.1))
-                .then_with(|| a.2.cmp(&b.2))
+                .then_with(|| {
+                    if a.3 .0 == b.3 .0 {
+                        b.2.cmp(&a.2)
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+                .then_with(|| a.3.cmp(&b.3))
         });
-        scored.into_iter().map(|(_, _, _, t, c)| (t, c)).collect()
+        scored.into_iter().map(|(_, _, _, _, t, c)| (t, c)).collect()
     }
 }
 
