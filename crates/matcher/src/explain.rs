@@ -337,6 +337,62 @@ struct Local {
     answer: Option<usize>,
 }
 
+/// One paste comes from one build: where a message's answer is printed
+/// alike by several versions of its crate, the version that answers the
+/// most of the paste's messages is taken (else the one ranked first), and
+/// the other versions are listed as printing the same text.
+fn agree_on_versions(locals: &mut [Local]) {
+    // Per message: the answer's repo and the matches tied with it that
+    // differ only by version (the answer among them).
+    let tied: Vec<Option<(String, Vec<(usize, String)>)>> = locals
+        .iter()
+        .map(|l| {
+            let a = l.answer?;
+            let ans = &l.matches[a];
+            let ties = l
+                .matches
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| {
+                    k.repo == ans.repo
+                        && k.template == ans.template
+                        && k.score == ans.score
+                        && k.inner_of == ans.inner_of
+                        && k.same_text_as.is_none()
+                })
+                .map(|(j, k)| (j, k.revision.clone()))
+                .collect();
+            Some((ans.repo.clone(), ties))
+        })
+        .collect();
+    let mut support: HashMap<(&str, &str), usize> = HashMap::new();
+    for (repo, ties) in tied.iter().flatten() {
+        for (_, v) in ties {
+            *support.entry((repo, v)).or_default() += 1;
+        }
+    }
+    for (l, t) in locals.iter_mut().zip(&tied) {
+        let (Some((repo, ties)), Some(a)) = (t, l.answer) else {
+            continue;
+        };
+        if ties.len() < 2 {
+            continue;
+        }
+        let chosen = ties
+            .iter()
+            .max_by_key(|(j, v)| (support[&(repo.as_str(), v.as_str())], *j == a))
+            .map_or(a, |(j, _)| *j);
+        if chosen != a {
+            l.matches.swap(a, chosen);
+        }
+        for (j, _) in ties {
+            if *j != a {
+                l.matches[*j].same_text_as = Some(a);
+            }
+        }
+    }
+}
+
 /// How telling a layer of a printed value is: a message a crate wrote,
 /// then an enum variant (which error), then a struct (its data). A
 /// hand-written `Debug` that prints the derived shape (`Name { field: .. }`,
@@ -433,6 +489,7 @@ impl Query<'_> {
             };
             locals.push(local);
         }
+        agree_on_versions(&mut locals);
         // The most telling message first: one with an answer, the deepest
         // layer of a chain, the best answer.
         let mut order: Vec<usize> = (0..messages.len()).collect();
@@ -1573,15 +1630,14 @@ impl Query<'_> {
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
         // Of one crate's versions printing the text alike, the newest.
-        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Candidate)> =
-            cands
-                .into_iter()
-                .map(|(t, c)| {
-                    let dependents = self.dependents_of(self.repo_of(t));
-                    let version = semver::Version::parse(self.version_of(t).1).ok();
-                    (c.rank_value(), dependents, version, self.place(t), t, c)
-                })
-                .collect();
+        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Candidate)> = cands
+            .into_iter()
+            .map(|(t, c)| {
+                let dependents = self.dependents_of(self.repo_of(t));
+                let version = semver::Version::parse(self.version_of(t).1).ok();
+                (c.rank_value(), dependents, version, self.place(t), t, c)
+            })
+            .collect();
         scored.sort_by(|a, b| {
             b.0.total_cmp(&a.0)
                 .then(b.1.cmp(&a.1))
@@ -1594,7 +1650,10 @@ impl Query<'_> {
                 })
                 .then_with(|| a.3.cmp(&b.3))
         });
-        scored.into_iter().map(|(_, _, _, _, t, c)| (t, c)).collect()
+        scored
+            .into_iter()
+            .map(|(_, _, _, _, t, c)| (t, c))
+            .collect()
     }
 }
 

@@ -28,7 +28,8 @@ fn pattern() -> &'static Regex {
             r"(?x)^\s*
             (?:\[[A-Za-z][\w-]*\]\s+)?
             \[?(?:(?:\d{4}-\d\d-\d\d[T\ ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+)?
-            \[?\s*(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn)\s*\]?\s+
+            (?:\[\s*(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
+              |(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
             (?:\(\d+\)\s+)?
             (?:\((?P<paren>[a-z_][\w]*(?:::\w+)*)\):?\s+)?
             (?:(?P<target>[a-z_][\w-]*(?:::\w+)*)(?:\{[^}]*\})?(?::|\])\s+)?
@@ -117,6 +118,9 @@ mod tests {
             assert_eq!(read(line), (text.to_string(), target.map(str::to_string)), "{line}");
         }
         assert!(parse("just a sentence").is_none());
+        // A lowercase level only in brackets: `error from X` is a sentence.
+        assert!(parse("error from HTML pipeline").is_none());
+        assert_eq!(read("[error] boom").0, "boom");
     }
 
     #[test]

@@ -253,16 +253,7 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             report_depth = 0;
             out.push(Message::new(rest.to_string(), Origin::ErrorLine, 0));
             i += 1;
-            // `Caused by:` follows after a blank line.
-            let mut j = i;
-            while j < lines.len() && lines[j].trim().is_empty() {
-                j += 1;
-            }
-            if j < lines.len() && lines[j].trim() == "Caused by:" {
-                let start = j + 1;
-                i = chain::section_end(&lines, start);
-                push_causes(&mut out, &lines[start..i], depth);
-            }
+            i = causes_after(&lines, i, &mut out, depth);
             continue;
         }
         // anyhow's and eyre's `Stack backtrace:` after a chain: its frames
@@ -364,8 +355,33 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             last_line = Some(i);
         }
         i += 1;
+        // An error's `{:?}` (anyhow, eyre) logged or printed without
+        // `Error: `: its chain follows all the same.
+        i = causes_after(&lines, i, &mut out, depth);
     }
     out
+}
+
+/// The `Caused by:` section that follows line `i` (after blank lines), if
+/// any: its causes are pushed below the last message; returns the line
+/// after the section (or `i`).
+fn causes_after(lines: &[&str], i: usize, out: &mut Vec<Message>, depth: u32) -> usize {
+    let mut j = i;
+    while j < lines.len() && lines[j].trim().is_empty() {
+        j += 1;
+    }
+    if j >= lines.len() || lines[j].trim() != "Caused by:" {
+        return i;
+    }
+    let start = j + 1;
+    let end = chain::section_end(lines, start);
+    let base = out.last().map_or(0, |m| m.layer);
+    let first = out.len();
+    push_causes(out, &lines[start..end], depth);
+    for m in &mut out[first..] {
+        m.layer += base;
+    }
+    end
 }
 
 /// The causes of a `Caused by:` section, each read as output of its own
@@ -489,6 +505,20 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
             assert_eq!(m[0].text, "Tensor transfer denied: timeout", "{line}");
             assert_eq!(m[0].origin, Origin::Log, "{line}");
         }
+    }
+
+    #[test]
+    fn a_chain_follows_any_line() {
+        let m = parse("error from HTML pipeline\n\nCaused by:\n    0: error from asset pipeline\n    1: cargo artifacts not found for target crate\n");
+        let texts: Vec<(&str, u32)> = m.iter().map(|m| (m.text.as_str(), m.layer)).collect();
+        assert_eq!(
+            texts,
+            vec![
+                ("error from HTML pipeline", 0),
+                ("error from asset pipeline", 1),
+                ("cargo artifacts not found for target crate", 2)
+            ]
+        );
     }
 
     #[test]
