@@ -64,6 +64,9 @@ enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+        /// Show how each site's score was made.
+        #[arg(long)]
+        why: bool,
     },
     /// List errors of the newest snapshot of each repo (or of REPO).
     List {
@@ -268,9 +271,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 },
             },
         ),
-        Command::Explain { text, lock, json } => {
-            cmd::explain::run(&db, text.as_deref(), lock.as_deref(), json)
-        }
+        Command::Explain {
+            text,
+            lock,
+            json,
+            why,
+        } => cmd::explain::run(&db, text.as_deref(), lock.as_deref(), json, why),
         Command::List { repo, kind, json } => {
             cmd::list::run(&db, repo.as_deref(), kind.as_deref(), json)
         }

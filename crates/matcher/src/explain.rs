@@ -4,7 +4,8 @@
 
 use crate::index::{file_name, literal_template, Index};
 use crate::input::{self, Frame, Location, Message};
-use crate::pattern::{normalize, Found, Pattern};
+use crate::pattern::{normalize, Pattern};
+use crate::score::{self, Features, Why};
 use crate::select::{whole_score, Verdict, MAX_TEMPLATES};
 use crate::stdtext;
 use crate::versions::{Agreement, Versions};
@@ -23,14 +24,8 @@ const MAX_DEPTH: u32 = 6;
 const MAX_STRINGS: usize = 4;
 /// Inner matches explained per message, at most.
 const MAX_INNER: usize = 24;
-/// A site in test code (an expectation, not an origin) counts this share.
-const TEST_SITE_WEIGHT: f64 = 0.5;
-/// A literal of the literal index counts for this share of a site.
-const LITERAL_WEIGHT: f64 = 0.9;
 /// Sites of one template considered per query (besides located ones).
 const MAX_SITES_PER_TEMPLATE: usize = 32;
-/// A literal in test code (an expectation, not an origin) counts less.
-const TEST_LITERAL_WEIGHT: f64 = 0.5;
 /// How much of what a hole printed is explained, per layer, memoised per
 /// query: (value, snapshot of the layer that printed it) → characters.
 type Memo = std::cell::RefCell<HashMap<(String, i64, bool), f64>>;
@@ -42,9 +37,9 @@ struct Parent {
     snapshot: i64,
     trailing: bool,
 }
-/// Candidates weighed layer by layer per text, at most.
+/// Featuress weighed layer by layer per text, at most.
 const CHOICES: usize = 8;
-/// Candidates scanned for those templates, at most.
+/// Featuress scanned for those templates, at most.
 const MAX_CHOICE_SCAN: usize = 256;
 /// Layers weighed below a candidate, at most.
 const MAX_EXPLAINED_DEPTH: u32 = 4;
@@ -58,17 +53,9 @@ const UNRELATED_SNAPSHOT: f64 = 0.2;
 const MIN_SHARE: f64 = 0.3;
 /// A printed value is explained by a template covering this much of it.
 const MIN_VALUE_TEXT: f64 = 0.4;
-/// A site that does not panic, for a panic's message, counts this share.
-const NOT_A_PANIC: f64 = 0.85;
 /// At most this many `words: ` prefixes are taken off a line no template
 /// explains.
 const MAX_CONTEXTS: usize = 3;
-/// Weight of a panicking site whose report would have named its own line
-/// where the report names another.
-const LOCATED_ELSEWHERE: f64 = 0.6;
-/// Weight of a site in a version of its crate that the paste does not
-/// name, where it names another.
-const OTHER_VERSION: f64 = 0.6;
 /// Literal characters of a partial match that make it a phrase, not a word.
 const MIN_PHRASE: usize = 12;
 /// A resemblance is an answer when this share of the text's words are the
@@ -177,6 +164,8 @@ pub struct Match {
     /// This match explains a hole of match number N (its index here).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inner_of: Option<usize>,
+    /// How the score was made (the scoring model's steps).
+    pub why: Why,
     /// This site prints the same text as match number N, and nothing in
     /// the input tells them apart (N was taken as the answer).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,101 +224,6 @@ enum Target {
 
 /// Where a candidate stands: its repo, path and line.
 type Place<'a> = (&'a str, &'a str, u32);
-
-/// A set of [`Evidence`], one bit each.
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-struct EvidenceSet(u8);
-
-impl EvidenceSet {
-    const ALL: [Evidence; 7] = [
-        Evidence::Location,
-        Evidence::Frame,
-        Evidence::Template,
-        Evidence::TemplatePart,
-        Evidence::Resemblance,
-        Evidence::Version,
-        Evidence::Target,
-    ];
-
-    fn bit(e: Evidence) -> u8 {
-        1 << Self::ALL
-            .iter()
-            .position(|x| *x == e)
-            .expect("every evidence is listed")
-    }
-
-    fn push(&mut self, e: Evidence) {
-        self.0 |= Self::bit(e);
-    }
-
-    fn contains(&self, e: Evidence) -> bool {
-        self.0 & Self::bit(e) != 0
-    }
-
-    fn to_vec(self) -> Vec<Evidence> {
-        Self::ALL
-            .into_iter()
-            .filter(|e| self.contains(*e))
-            .collect()
-    }
-}
-
-#[derive(Default, Clone)]
-struct Candidate {
-    text: f64,
-    found: Option<Rc<Found>>,
-    evidence: EvidenceSet,
-    location: f64,
-    /// The report's location names this site's crate version and file
-    /// (a registry path): where the panic happened, whatever the text.
-    at_location: bool,
-    is_test: bool,
-    /// The message is a panic's and this site does not panic.
-    panic_mismatch: bool,
-    /// The report names a location, and this site would have named its
-    /// own: it panics, not at the caller's line (`#[track_caller]`), and
-    /// is not in a macro expanded elsewhere.
-    located_elsewhere: bool,
-    /// The paste names another version of this site's crate.
-    other_version: bool,
-}
-
-impl Candidate {
-    /// A site the report locates comes first (text agreement orders those);
-    /// else the text it explains, with a little for the version and less
-    /// for test code.
-    fn score(&self) -> f64 {
-        self.rank_value().min(1.0)
-    }
-
-    /// [`Candidate::score`] before it is capped at 1: what orders
-    /// candidates (a frame's evidence still counts on a whole match).
-    fn rank_value(&self) -> f64 {
-        let mut s = if self.at_location {
-            0.8 + 0.2 * self.text.max(self.location * 0.5)
-        } else if self.location > 0.0 && self.text > 0.0 {
-            self.text + 0.15 * self.location
-        } else {
-            self.text
-        };
-        if self.evidence.contains(Evidence::Version) {
-            s += 0.02;
-        }
-        if self.is_test {
-            s *= TEST_SITE_WEIGHT;
-        }
-        if self.panic_mismatch {
-            s *= NOT_A_PANIC;
-        }
-        if self.located_elsewhere {
-            s *= LOCATED_ELSEWHERE;
-        }
-        if self.other_version {
-            s *= OTHER_VERSION;
-        }
-        s
-    }
-}
 
 /// One message's matches before they are merged into the answer's list.
 struct Local {
@@ -476,9 +370,10 @@ impl Query<'_> {
         let mut locals = Vec::with_capacity(messages.len());
         for (mi, m) in messages.iter_mut().enumerate() {
             m.std = stdtext::recognise(&m.text).or_else(|| {
-                // A panic in code that is not indexed: the user's `expect`.
-                let in_index = m.location.as_ref().is_some_and(|l| self.locates(l));
-                (m.origin == input::Origin::Panic && !in_index)
+                // A panic located in code that is not indexed: the user's
+                // `expect` (without a location, it may be a crate's).
+                let outside = m.location.as_ref().is_some_and(|l| !self.locates(l));
+                (m.origin == input::Origin::Panic && outside)
                     .then(|| stdtext::expect_payload(&m.text))
                     .flatten()
             });
@@ -792,7 +687,7 @@ impl Query<'_> {
 
     /// The multi-line template that prints a whole report: one the word
     /// index finds, else a layout without words of its own.
-    fn layout_of(&self, report: &str) -> Option<(Target, Candidate)> {
+    fn layout_of(&self, report: &str) -> Option<(Target, Features)> {
         let ranked = self.rank(report, None, &[], None, false, false);
         if let Some(found) = ranked.into_iter().find(|(t, c)| {
             c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
@@ -801,8 +696,8 @@ impl Query<'_> {
         }
         let norm = normalize(truncate(report, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let literal = |c: &Candidate| c.found.as_ref().map_or(0, |f| f.literal);
-        let mut best: Option<(Target, Candidate)> = None;
+        let literal = |c: &Features| c.found.as_ref().map_or(0, |f| f.literal);
+        let mut best: Option<(Target, Features)> = None;
         for &l in &self.reports.layouts {
             let Some(c) = self.whole_literal(l, &norm, chars) else {
                 continue;
@@ -816,14 +711,14 @@ impl Query<'_> {
 
     /// Free literal `l` as a candidate when, read as a format string, it
     /// matches the whole of `norm` (`chars` characters).
-    fn whole_literal(&self, l: u32, norm: &str, chars: usize) -> Option<Candidate> {
+    fn whole_literal(&self, l: u32, norm: &str, chars: usize) -> Option<Features> {
         let lit = self.literal(l);
         let f = Pattern::new(&literal_template(&lit.text), false).full(norm)?;
-        let mut c = Candidate {
-            text: whole_score(f.literal, chars) * LITERAL_WEIGHT,
+        let mut c = Features {
+            text: whole_score(f.literal, chars) * score::weights().literal,
             found: Some(Rc::new(f)),
             is_test: lit.is_test || is_test_path(&lit.path),
-            ..Candidate::default()
+            ..Features::default()
         };
         c.evidence.push(Evidence::Template);
         Some(c)
@@ -974,7 +869,7 @@ impl Query<'_> {
     /// text with the same template and score the same.
     fn equal_sites<'r>(
         &'r self,
-        ranked: &'r [(Target, Candidate)],
+        ranked: &'r [(Target, Features)],
         i: usize,
     ) -> impl Iterator<Item = usize> + 'r {
         let (t, c) = &ranked[i];
@@ -997,7 +892,7 @@ impl Query<'_> {
 
     /// Whether another site of the same snapshot matches with the same
     /// template as candidate `i`, as well.
-    fn shares_text(&self, ranked: &[(Target, Candidate)], i: usize) -> bool {
+    fn shares_text(&self, ranked: &[(Target, Features)], i: usize) -> bool {
         let (t, c) = &ranked[i];
         let Target::Site(e, _) = *t else {
             return false;
@@ -1015,7 +910,7 @@ impl Query<'_> {
     /// When the chosen site calls a library's default error constructor
     /// (serde's `Error::invalid_type` and kin) and the constructor matches
     /// the whole text too: the constructor, where the text is written.
-    fn default_definition(&self, ranked: &[(Target, Candidate)], chosen: usize) -> Option<usize> {
+    fn default_definition(&self, ranked: &[(Target, Features)], chosen: usize) -> Option<usize> {
         let is_default = |t: &Target| match *t {
             Target::Site(e, _) => {
                 let e = &self.entry(e).error;
@@ -1040,7 +935,7 @@ impl Query<'_> {
     /// snapshot counting a little more).
     fn choose(
         &self,
-        ranked: &[(Target, Candidate)],
+        ranked: &[(Target, Features)],
         norm: &str,
         parent: Option<Parent>,
         depth: u32,
@@ -1070,7 +965,7 @@ impl Query<'_> {
         }
         // A literal explains a value when it is a phrase, or when it is a
         // whole match in the crate that printed the value.
-        let usable = |target: &Target, c: &Candidate| {
+        let usable = |target: &Target, c: &Features| {
             c.text >= MIN_VALUE_TEXT
                 && !c.at_location
                 && (!matches!(target, Target::Literal(_))
@@ -1118,7 +1013,7 @@ impl Query<'_> {
                 v *= self.layer_weight(p, *target);
             }
             if c.is_test {
-                v *= TEST_SITE_WEIGHT;
+                v *= score::weights().test_site;
             }
             if best.is_none_or(|(_, b)| v > b + 1e-9) {
                 best = Some((i, v));
@@ -1128,7 +1023,7 @@ impl Query<'_> {
     }
 
     /// Whether a candidate stands in test code.
-    fn in_tests(&self, t: Target, c: &Candidate) -> bool {
+    fn in_tests(&self, t: Target, c: &Features) -> bool {
         match t {
             Target::Site(..) => c.is_test,
             Target::Literal(l) => {
@@ -1141,7 +1036,7 @@ impl Query<'_> {
     /// Characters of `norm` that candidate `c` explains: its literal text
     /// and, hole by hole, what the best explanation of the hole's value
     /// explains.
-    fn explained(&self, t: Target, c: &Candidate, norm: &str, depth: u32, memo: &Memo) -> f64 {
+    fn explained(&self, t: Target, c: &Features, norm: &str, depth: u32, memo: &Memo) -> f64 {
         self.explained_as(t, c, norm, depth, memo, false)
             .unwrap_or(0.0)
     }
@@ -1151,7 +1046,7 @@ impl Query<'_> {
     fn explained_as(
         &self,
         t: Target,
-        c: &Candidate,
+        c: &Features,
         norm: &str,
         depth: u32,
         memo: &Memo,
@@ -1168,10 +1063,11 @@ impl Query<'_> {
             (Target::Site(..), Some(p)) => self.pattern(p).literal_weight(),
             (Target::Literal(l), _) => {
                 let l = &self.literal(l);
+                let w = score::weights();
                 let weight = if l.is_test || is_test_path(&l.path) {
-                    TEST_LITERAL_WEIGHT
+                    w.test_literal
                 } else {
-                    LITERAL_WEIGHT
+                    w.literal
                 };
                 f.literal as f64 * weight
             }
@@ -1339,7 +1235,8 @@ impl Query<'_> {
             kind: MatchKind::Location,
             template: String::new(),
             snapshot_id,
-            score: 0.8,
+            score: score::weights().located,
+            why: Why::located_line(score::weights().located),
             evidence: vec![Evidence::Location, Evidence::Version],
             captures: Vec::new(),
             unexplained: Vec::new(),
@@ -1355,7 +1252,7 @@ impl Query<'_> {
         &self,
         mi: usize,
         target: Target,
-        c: &Candidate,
+        c: &Features,
         text: &str,
         inner_of: Option<usize>,
     ) -> Match {
@@ -1426,6 +1323,7 @@ impl Query<'_> {
             template,
             snapshot_id,
             score: (c.score() * 1000.0).round() / 1000.0,
+            why: c.why(),
             evidence,
             captures,
             unexplained,
@@ -1465,7 +1363,7 @@ impl Query<'_> {
         }
     }
 
-    /// Candidate sites for a message, best first. `std_text`: the message
+    /// Features sites for a message, best first. `std_text`: the message
     /// is std's own text, so only located sites can have printed it.
     fn rank(
         &self,
@@ -1475,17 +1373,18 @@ impl Query<'_> {
         target: Option<&str>,
         std_text: bool,
         panic: bool,
-    ) -> Vec<(Target, Candidate)> {
+    ) -> Vec<(Target, Features)> {
+        let w = score::weights();
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let mut cands: HashMap<Target, Candidate> = HashMap::new();
+        let mut cands: HashMap<Target, Features> = HashMap::new();
 
         let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
         let framed = frames
             .iter()
             .take(16)
             .filter_map(|f| f.at.as_ref())
-            .map(|l| (l, 0.6, Evidence::Frame));
+            .map(|l| (l, w.frame, Evidence::Frame));
         for (loc, weight, ev) in located.chain(framed) {
             for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line) {
                 let e = self.entry(entry);
@@ -1557,12 +1456,7 @@ impl Query<'_> {
                 let lit = &self.literal(l);
                 let in_tests = lit.is_test || is_test_path(&lit.path);
                 let c = cands.entry(Target::Literal(l)).or_default();
-                c.text = text_score
-                    * if in_tests {
-                        TEST_LITERAL_WEIGHT
-                    } else {
-                        LITERAL_WEIGHT
-                    };
+                c.text = text_score * if in_tests { w.test_literal } else { w.literal };
                 c.found = found.clone();
                 c.evidence.push(ev);
             }
@@ -1603,7 +1497,7 @@ impl Query<'_> {
                 let e = &self.entry(*e).error;
                 if c.text > 0.0 && named.iter().any(|(k, path)| in_function(e, k, path)) {
                     c.evidence.push(Evidence::Frame);
-                    c.location = c.location.max(0.6);
+                    c.location = c.location.max(w.frame);
                 }
             }
         }
@@ -1621,7 +1515,11 @@ impl Query<'_> {
                 let in_module =
                     !module.is_empty() && e.item_path.starts_with(&format!("{module}::"));
                 c.evidence.push(Evidence::Target);
-                c.location = c.location.max(if in_module { 0.6 } else { 0.3 });
+                c.location = c.location.max(if in_module {
+                    w.target_module
+                } else {
+                    w.target_crate
+                });
             }
         }
         // A location outside the registry (a relative path) is only
@@ -1630,7 +1528,7 @@ impl Query<'_> {
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
         // Of one crate's versions printing the text alike, the newest.
-        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Candidate)> = cands
+        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Features)> = cands
             .into_iter()
             .map(|(t, c)| {
                 let dependents = self.dependents_of(self.repo_of(t));

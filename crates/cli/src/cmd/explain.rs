@@ -12,6 +12,7 @@ pub fn run(
     text: Option<&str>,
     lock: Option<&Path>,
     json: bool,
+    why: bool,
 ) -> Result<u8, Failure> {
     let bytes = match text {
         Some(t) if t != "-" => t.as_bytes().to_vec(),
@@ -42,7 +43,7 @@ pub fn run(
             serde_json::to_string(&record).expect("answers serialise")
         );
     } else {
-        print_human(&mut o, &db, &record)?;
+        print_human(&mut o, &db, &record, why)?;
     }
     crate::out::emit(&o, json);
     Ok(code)
@@ -75,7 +76,7 @@ fn locked_versions(db: &Db, lock: &Path) -> Result<Vec<(String, String)>, Failur
     Ok(locked.pairs)
 }
 
-fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Failure> {
+fn print_human(o: &mut String, db: &Db, record: &ExplainRecord, why: bool) -> Result<(), Failure> {
     let x: &Explanation = &record.explanation;
     let info: &IndexInfo = &record.index;
     if x.messages.is_empty() {
@@ -87,6 +88,7 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Fa
         let m = &x.messages[best.message];
         let _ = writeln!(o, "answer: {}", describe(best));
         print_values(o, best);
+        print_why(o, best, why);
         if best.kind != errdex_match::MatchKind::Location {
             for (n, line) in db.excerpt(
                 best.snapshot_id,
@@ -132,6 +134,7 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Fa
             continue;
         };
         let _ = writeln!(o, "  site: {}", describe(best));
+        print_why(o, best, why);
         // Other candidates; sites sharing a template are folded.
         let mut shown: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
         let mut folded = 0;
@@ -159,6 +162,7 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord) -> Result<(), Fa
             };
             let _ = writeln!(o, "   -{role} {}", describe(k));
             print_values(o, k);
+            print_why(o, k, why);
         }
         if folded > 0 {
             let _ = writeln!(o, "   ({folded} more sites with the same templates)");
@@ -191,6 +195,15 @@ fn describe(k: &errdex_match::Match) -> String {
         evidence.join(", "),
         k.template.replace('\n', "⏎")
     )
+}
+
+/// With `--why`, how the match's score was made, one step a line.
+fn print_why(o: &mut String, k: &errdex_match::Match, why: bool) {
+    if why {
+        let mut tree = String::new();
+        k.why.render(6, &mut tree);
+        o.push_str(&tree);
+    }
 }
 
 fn print_values(o: &mut String, k: &errdex_match::Match) {

@@ -157,6 +157,7 @@ const NOT_ERROR_TYPES: &[&str] = &[
 
 impl<'a> Walker<'a> {
     pub(super) fn visit_call(&mut self, node: Node) {
+        self.begin_site();
         if self.is_claimed(node) {
             return;
         }

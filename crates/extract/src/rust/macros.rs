@@ -55,6 +55,7 @@ const NOT_SITES: &[&str] = &[
 
 impl<'a> Walker<'a> {
     pub(super) fn visit_macro(&mut self, node: Node) {
+        self.begin_site();
         let Some(name_node) = node.child_by_field_name("macro") else {
             return;
         };

@@ -197,6 +197,9 @@ pub(crate) struct Walker<'a> {
     used_literals: HashSet<usize>,
     /// Call nodes (by start byte and kind) already covered by an outer site.
     consumed: HashSet<(usize, usize)>,
+    /// The first line of a `let` whose message the site being built uses
+    /// (`let msg = format!(…); … panic!("{}", msg)`): the site begins there.
+    let_line: std::cell::Cell<Option<u32>>,
 }
 
 impl<'a> Walker<'a> {
@@ -221,6 +224,7 @@ impl<'a> Walker<'a> {
             seen_literals: HashSet::new(),
             used_literals: HashSet::new(),
             consumed: HashSet::new(),
+            let_line: std::cell::Cell::new(None),
         }
     }
 
@@ -628,18 +632,30 @@ impl<'a> Walker<'a> {
             }
             _ => None,
         };
+        let line = errdex_syntax::line(node);
         if let (Some(t), Some(f)) = (template, self.frames.iter_mut().rev().find(|f| f.is_fn)) {
-            f.lets.push((name, t));
+            f.lets.push((name, t, line));
         }
     }
 
+    /// The message a `let` of the enclosing fn bound to `name`; the site
+    /// being built begins at that `let`.
     pub(crate) fn lookup_let(&self, name: &str) -> Option<Template> {
         let f = self.frames.iter().rev().find(|f| f.is_fn)?;
-        f.lets
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.clone())
+        let (_, t, line) = f.lets.iter().rev().find(|(n, _, _)| n == name)?;
+        let first = self.let_line.get().map_or(*line, |l| l.min(*line));
+        self.let_line.set(Some(first));
+        Some(t.clone())
+    }
+
+    /// Forgets the `let` lines looked up so far: a new site is being built.
+    pub(crate) fn begin_site(&self) {
+        self.let_line.set(None);
+    }
+
+    /// The first line of the `let`s the site just built used, if any.
+    pub(crate) fn take_let_line(&self) -> Option<u32> {
+        self.let_line.take()
     }
 
     fn record_const(&mut self, node: Node) {

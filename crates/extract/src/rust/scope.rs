@@ -42,7 +42,7 @@ pub struct Frame {
     /// The enclosing `match` arm's pattern, as a byte range.
     pub arm: Option<(usize, usize)>,
     /// `let name = <message>` bindings seen so far in a fn.
-    pub lets: Vec<(String, Template)>,
+    pub lets: Vec<(String, Template, u32)>,
     /// Declared types of parameters and annotated `let`s in a fn.
     pub types: Vec<(String, String)>,
     /// The `macro_rules!` whose body this is.
@@ -184,13 +184,18 @@ impl Walker<'_> {
         kind: Kind,
         template: Template,
     ) -> Site {
-        let (line, column) = self.lines.position(node.start_byte(), self.src);
+        let (mut line, column) = self.lines.position(node.start_byte(), self.src);
         let end_line = node.end_position().row as u32 + 1;
         let (report_line, report_column) = self.lines.position(report.start_byte(), self.src);
         let fn_frame = self.frames.iter().rev().find(|f| f.is_fn);
         let (lo, hi) = fn_frame
             .map(|f| (f.start_line, f.end_line))
             .unwrap_or((1, self.lines.count()));
+        // A message bound by a `let` earlier in the fn: the site is the
+        // code from that `let` to the raise.
+        if let Some(l) = self.take_let_line().filter(|&l| l < line && l >= lo) {
+            line = l;
+        }
         let excerpt_start = line.saturating_sub(5).max(lo).max(1);
         let excerpt_end = (end_line + 5).min(hi).max(end_line);
         let arm = self.frames.last().and_then(|f| f.arm).or_else(|| {
