@@ -405,17 +405,20 @@ impl Query<'_> {
         let support =
             |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
         // What ended the program leads: a panic the report locates, then
-        // any panic.
+        // any panic, then what is not a log line of progress (info, debug,
+        // trace).
         let ended = |mi: usize| {
             let l = &locals[mi];
-            match (messages[mi].origin, l.answer) {
+            let m = &messages[mi];
+            match (m.origin, l.answer) {
                 (input::Origin::Panic, Some(a))
                     if l.matches[a].evidence.contains(&Evidence::Location) =>
                 {
-                    2
+                    3
                 }
-                (input::Origin::Panic, _) => 1,
-                _ => 0,
+                (input::Origin::Panic, _) => 2,
+                _ if m.level.is_some_and(|v| !v.is_problem()) => 0,
+                _ => 1,
             }
         };
         order.sort_by(|&a, &b| {

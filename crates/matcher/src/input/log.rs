@@ -19,6 +19,42 @@ pub struct LogLine {
     pub target: Option<String>,
     /// The log call's location, where the format prints it.
     pub location: Option<Location>,
+    /// The level, when the line says it.
+    pub level: Option<Level>,
+}
+
+/// A log line's level, as the `log` crate names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// Trace.
+    Trace,
+    /// Debug.
+    Debug,
+    /// Info.
+    Info,
+    /// Warn (and warning).
+    Warn,
+    /// Error (and fatal).
+    Error,
+}
+
+impl Level {
+    fn parse(s: &str) -> Option<Level> {
+        Some(match s.to_ascii_uppercase().as_str() {
+            "TRACE" => Level::Trace,
+            "DEBUG" => Level::Debug,
+            "INFO" => Level::Info,
+            "WARN" | "WARNING" => Level::Warn,
+            "ERROR" | "FATAL" => Level::Error,
+            _ => return None,
+        })
+    }
+
+    /// A line at this level reports a problem (warn or error), not progress.
+    pub fn is_problem(self) -> bool {
+        self >= Level::Warn
+    }
 }
 
 fn pattern() -> &'static Regex {
@@ -28,8 +64,8 @@ fn pattern() -> &'static Regex {
             r"(?x)^\s*
             (?:\[[A-Za-z][\w-]*\]\s+)?
             \[?(?:(?:\d{4}-\d\d-\d\d[T\ ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+)?
-            (?:\[\s*(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
-              |(?:ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
+            (?:\[\s*(?P<lb>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
+              |(?P<level>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
             (?:\(\d+\)\s+)?
             (?:\((?P<paren>[a-z_][\w]*(?:::\w+)*)\):?\s+)?
             (?:(?P<target>[a-z_][\w-]*(?:::\w+)*)(?:\{[^}]*\})?(?::|\])\s+)?
@@ -55,6 +91,10 @@ pub fn parse(line: &str) -> Option<LogLine> {
         (Some(f), Some(l)) => Some(location::at(f.as_str(), l.as_str().parse().ok()?, None)),
         _ => None,
     };
+    let level = c
+        .name("level")
+        .or_else(|| c.name("lb"))
+        .and_then(|l| Level::parse(l.as_str()));
     let msg = c["msg"].to_string();
     // tracing's `error=…` field: the error is a layer below the event.
     let texts = match msg.split_once(" error=") {
@@ -65,6 +105,7 @@ pub fn parse(line: &str) -> Option<LogLine> {
         texts,
         target,
         location,
+        level,
     })
 }
 
@@ -87,10 +128,15 @@ fn json(line: &str) -> Option<LogLine> {
         .and_then(|f| f.as_str())
         .zip(v.get("line_number").and_then(|l| l.as_u64()))
         .and_then(|(f, l)| Some(location::at(f, u32::try_from(l).ok()?, None)));
+    let level = v
+        .get("level")
+        .and_then(|l| l.as_str())
+        .and_then(Level::parse);
     (!texts.is_empty()).then_some(LogLine {
         texts,
         target,
         location,
+        level,
     })
 }
 
@@ -141,5 +187,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(l.texts, vec!["failed to load config", "invalid value"]);
+        assert_eq!(l.level, Some(Level::Error));
+        assert_eq!(parse("[2025-05-07T08:22:23Z INFO ] x").unwrap().level, Some(Level::Info));
     }
 }

@@ -17,6 +17,7 @@ mod report;
 mod version;
 
 pub use backtrace::Frame;
+pub use log::Level;
 pub use location::{registry_crate, Location, RegistryCrate};
 pub use version::{mentions, Mention};
 
@@ -28,6 +29,8 @@ pub const MAX_INPUT: usize = 1 << 20;
 const MAX_NESTING: u32 = 4;
 /// A report longer than this is not matched whole against layouts.
 const MAX_REPORT: usize = 16 * 1024;
+/// Bare lines in a row read as one message too, from this many.
+const MIN_PARAGRAPH: usize = 3;
 /// At most this many messages are taken from one input.
 pub const MAX_MESSAGES: usize = 64;
 
@@ -46,6 +49,10 @@ pub enum Origin {
     /// A source location printed alone (a hook's `in file X on line N`,
     /// a location quoted without its message): the text is empty.
     Location,
+    /// Consecutive bare lines read as one message (a multi-line message
+    /// printed without a header: `eprintln!`, a build script's stderr);
+    /// its lines are messages too.
+    Paragraph,
     /// A line on its own.
     Bare,
 }
@@ -68,6 +75,9 @@ pub struct Message {
     /// The message is std's own text (set by the matcher).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub std: Option<crate::stdtext::StdText>,
+    /// The level of the log line it came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
     /// The target of the log line it came from (a module path:
     /// `hyper::proto::h1`), which names the crate that logged it.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -89,6 +99,7 @@ impl Message {
             origin,
             layer,
             std: None,
+            level: None,
             target: None,
             report: None,
         }
@@ -228,6 +239,8 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
     // report being read (its end line and text).
     let mut last_line: Option<usize> = None;
     let mut report: Option<(usize, String)> = None;
+    // Bare lines: (line, text), for paragraphs.
+    let mut bare: Vec<(usize, String)> = Vec::new();
     let mut i = 0;
     while i < lines.len() && out.len() < MAX_MESSAGES {
         let line = lines[i];
@@ -330,12 +343,12 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             Some(_) => line.trim_start().strip_prefix("= ").unwrap_or(line),
             None => line,
         };
-        let (texts, origin, target, location) = match log::parse(line) {
-            Some(l) => (l.texts, Origin::Log, l.target, l.location),
+        let (texts, origin, target, location, level) = match log::parse(line) {
+            Some(l) => (l.texts, Origin::Log, l.target, l.location, l.level),
             None => {
                 let t = line.trim();
                 let t = t.strip_prefix("error: ").unwrap_or(t);
-                (vec![t.to_string()], Origin::Bare, None, None)
+                (vec![t.to_string()], Origin::Bare, None, None, None)
             }
         };
         for (k, text) in texts.into_iter().enumerate() {
@@ -347,9 +360,13 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             m.report = in_report.clone();
             // The target logged the event; its error field may come from
             // anywhere below.
+            m.level = level;
             if k == 0 {
                 m.target = target.clone();
                 m.location = location.clone();
+            }
+            if origin == Origin::Bare && in_report.is_none() {
+                bare.push((i, m.text.clone()));
             }
             out.push(m);
             last_line = Some(i);
@@ -359,6 +376,48 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         // `Error: `: its chain follows all the same.
         i = causes_after(&lines, i, &mut out, depth);
     }
+    for p in paragraphs(&lines, &bare) {
+        if out.len() >= MAX_MESSAGES {
+            break;
+        }
+        out.push(Message::new(p, Origin::Paragraph, 0));
+    }
+    out
+}
+
+/// Runs of at least [`MIN_PARAGRAPH`] bare lines, consecutive or apart by
+/// one blank line, joined (blank lines kept).
+fn paragraphs(lines: &[&str], bare: &[(usize, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut run: Vec<&(usize, String)> = Vec::new();
+    let flush = |run: &mut Vec<&(usize, String)>, out: &mut Vec<String>| {
+        if run.len() >= MIN_PARAGRAPH {
+            let mut text = String::new();
+            for (k, (line, t)) in run.iter().enumerate() {
+                if k > 0 {
+                    text.push('\n');
+                    if *line > run[k - 1].0 + 1 {
+                        text.push('\n');
+                    }
+                }
+                text.push_str(t);
+            }
+            if text.len() <= MAX_REPORT {
+                out.push(text);
+            }
+        }
+        run.clear();
+    };
+    for b in bare {
+        let joins = run.last().is_some_and(|(last, _)| {
+            b.0 == last + 1 || (b.0 == last + 2 && lines[last + 1].trim().is_empty())
+        });
+        if !joins {
+            flush(&mut run, &mut out);
+        }
+        run.push(b);
+    }
+    flush(&mut run, &mut out);
     out
 }
 
@@ -505,6 +564,20 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
             assert_eq!(m[0].text, "Tensor transfer denied: timeout", "{line}");
             assert_eq!(m[0].origin, Origin::Log, "{line}");
         }
+    }
+
+    #[test]
+    fn bare_lines_in_a_row_are_a_paragraph_too() {
+        let m = parse("  Could not find OpenSSL, and this crate cannot\n  proceed without it.\n\n  Make sure you have it.\n  $HOST = x86_64\n\n\nlone line\n");
+        let texts: Vec<(&str, Origin)> = m.iter().map(|m| (m.text.as_str(), m.origin)).collect();
+        assert_eq!(texts.len(), 6);
+        assert_eq!(
+            texts[5],
+            (
+                "Could not find OpenSSL, and this crate cannot\nproceed without it.\n\nMake sure you have it.\n$HOST = x86_64",
+                Origin::Paragraph
+            )
+        );
     }
 
     #[test]
