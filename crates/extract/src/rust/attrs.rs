@@ -19,7 +19,11 @@ pub struct Attrs<'t> {
     pub derive_error: bool,
     /// `#[derive(.., Debug, ..)]`.
     pub derive_debug: bool,
-    /// The token tree of `#[error(..)]`.
+    /// `#[derive(.., Display, ..)]` (derive_more, strum).
+    pub derive_display: bool,
+    /// The token tree of the attribute that gives the `Display` text:
+    /// thiserror's `#[error(..)]`, derive_more's `#[display(..)]`, strum's
+    /// `#[strum(to_string = ..)]`.
     pub error: Option<Node<'t>>,
     /// Doc comment text, lines joined with `\n`.
     pub doc: String,
@@ -104,8 +108,12 @@ impl<'t> Attrs<'t> {
             "derive" => {
                 self.derive_error |= has_word(args_text, "Error");
                 self.derive_debug |= has_word(args_text, "Debug");
+                self.derive_display |= has_word(args_text, "Display");
             }
-            "error" => self.error = args,
+            "error" | "display" => self.error = args,
+            "strum" if has_word(args_text, "to_string") || has_word(args_text, "message") => {
+                self.error = args
+            }
             "doc" => {
                 if let Some(value) = attr.child_by_field_name("value") {
                     if let Some(text) = value.utf8_text(src).ok().and_then(literal::decode) {

@@ -29,7 +29,7 @@ impl<'a> Walker<'a> {
         let mut frame = Frame::named(&name);
         frame.test = test;
         self.frames.push(frame);
-        if attrs.derive_error {
+        if attrs.derive_error || attrs.derive_display {
             let body = node.child_by_field_name("body");
             if node.kind() == "enum_item" {
                 if let Some(body) = body {
@@ -140,7 +140,26 @@ impl<'a> Walker<'a> {
     }
 
     pub(super) fn thiserror_site(&mut self, tt: Node, tuple: bool) {
-        let args = tokens::split_args(tt);
+        let all = tokens::split_args(tt);
+        // The text: the first argument, or the one a name gives it
+        // (`fmt = ".."` of derive_more, `to_string = ".."` of strum), and the
+        // arguments after it.
+        let src = self.src();
+        let named_text = all.iter().position(|a| {
+            a.named(src).is_some_and(|(n, e)| {
+                matches!(n.as_str(), "to_string" | "fmt" | "message") && e.as_literal().is_some()
+            })
+        });
+        let args: Vec<tokens::Arg> = match named_text {
+            Some(k) => {
+                let (_, text) = all[k].named(src).expect("named above");
+                std::iter::once(text)
+                    .chain(all[k + 1..].iter().cloned())
+                    .collect()
+            }
+            None if all.first().is_some_and(|a| a.named(src).is_some()) => return,
+            None => all,
+        };
         let Some(first) = args.first() else { return };
         let attr_item = tt.parent().and_then(|a| a.parent()).unwrap_or(tt);
         let first_text = first.text(self.src()).to_string();

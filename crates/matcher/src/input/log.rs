@@ -188,6 +188,9 @@ mod tests {
         .unwrap();
         assert_eq!(l.texts, vec!["failed to load config", "invalid value"]);
         assert_eq!(l.level, Some(Level::Error));
-        assert_eq!(parse("[2025-05-07T08:22:23Z INFO ] x").unwrap().level, Some(Level::Info));
+        assert_eq!(
+            parse("[2025-05-07T08:22:23Z INFO ] x").unwrap().level,
+            Some(Level::Info)
+        );
     }
 }

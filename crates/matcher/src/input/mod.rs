@@ -17,8 +17,8 @@ mod report;
 mod version;
 
 pub use backtrace::Frame;
-pub use log::Level;
 pub use location::{registry_crate, Location, RegistryCrate};
+pub use log::Level;
 pub use version::{mentions, Mention};
 
 use serde::Serialize;
