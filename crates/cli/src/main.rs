@@ -170,6 +170,10 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the weights of explain's scoring model in force, as JSON (the
+    /// defaults, or those of the file `ERRDEX_WEIGHTS` names): for
+    /// `tools/fit_weights.py`.
+    Weights,
     /// List the queue's jobs: state, attempts, error, timings.
     Jobs {
         /// Print JSON.
@@ -362,5 +366,11 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             json,
         ),
         Command::Jobs { json } => cmd::queue::jobs(&db, json),
+        Command::Weights => {
+            let w =
+                serde_json::to_string_pretty(errdex_match::weights()).expect("weights serialise");
+            println!("{w}");
+            Ok(0)
+        }
     }
 }

@@ -216,7 +216,7 @@ impl Explanation {
 }
 
 /// A candidate: site `s` of entry `e`, or literal `l`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Target {
     Site(u32, u32),
     Literal(u32),
@@ -1530,7 +1530,8 @@ impl Query<'_> {
         cands.retain(|_, c| c.at_location || c.text > 0.0);
         // Equal scores: the crate more indexed code depends on, then the
         // place (a stable order).
-        // Of one crate's versions printing the text alike, the newest.
+        // Of one crate's versions printing the text alike, the newest; a
+        // total order to the end (never the hash map's).
         let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Features)> = cands
             .into_iter()
             .map(|(t, c)| {
@@ -1550,6 +1551,7 @@ impl Query<'_> {
                     }
                 })
                 .then_with(|| a.3.cmp(&b.3))
+                .then_with(|| a.4.cmp(&b.4))
         });
         scored
             .into_iter()

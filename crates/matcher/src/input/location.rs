@@ -38,7 +38,6 @@ pub struct RegistryCrate {
 
 struct Patterns {
     crate_dir: Regex,
-    in_text: Regex,
     in_file_on_line: Regex,
 }
 
@@ -50,10 +49,6 @@ fn patterns() -> &'static Patterns {
             r"^(?:[A-Za-z0-9_]+__)?([A-Za-z][A-Za-z0-9_-]*?)-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$",
         )
         .expect("valid regex"),
-        // A Rust file's location inside a line of text (no spaces in the
-        // path, a drive letter allowed).
-        in_text: Regex::new(r"((?:[A-Za-z]:)?[^\s:'`()\[\]]*\.rs):(\d+)(?::(\d+))?")
-            .expect("valid regex"),
         in_file_on_line: Regex::new(r"\bin file (.+?\.rs),? (?:on|at) line (\d+)")
             .expect("valid regex"),
     })
@@ -106,29 +101,6 @@ pub fn at(path: &str, line: u32, column: Option<u32>) -> Location {
     }
 }
 
-/// The Rust source locations a line of text names: `file.rs:L[:C]`
-/// anywhere, and `in file X on line N`.
-#[cfg(test)]
-pub fn find_all(line: &str) -> Vec<Location> {
-    let p = patterns();
-    let mut out: Vec<Location> = p
-        .in_file_on_line
-        .captures_iter(line)
-        .filter_map(|c| Some(at(&c[1], c[2].parse().ok()?, None)))
-        .collect();
-    if out.is_empty() {
-        out = p
-            .in_text
-            .captures_iter(line)
-            .filter_map(|c| {
-                let column = c.get(3).and_then(|m| m.as_str().parse().ok());
-                Some(at(&c[1], c[2].parse().ok()?, column))
-            })
-            .collect();
-    }
-    out
-}
-
 /// The line is a location and nothing else (what a hook prints on a line
 /// of its own, or what a user quotes).
 pub fn alone(line: &str) -> Option<Location> {
@@ -140,14 +112,11 @@ pub fn alone(line: &str) -> Option<Location> {
             return Some(at(&c[1], c[2].parse().ok()?, None));
         }
     }
-    let c = patterns().in_text.captures(t)?;
-    let whole = c.get(0)?;
-    (whole.start() == 0 && whole.end() == t.len())
-        .then(|| {
-            let column = c.get(3).and_then(|m| m.as_str().parse().ok());
-            Some(at(&c[1], c[2].parse().ok()?, column))
-        })
-        .flatten()
+    if t.contains(char::is_whitespace) {
+        return None;
+    }
+    let loc = parse(t)?;
+    loc.path.ends_with(".rs").then_some(loc)
 }
 
 #[cfg(test)]
@@ -232,16 +201,15 @@ mod tests {
         assert_eq!(parse("src/lib.rs:10:5:").unwrap().column, Some(5));
         assert_eq!(parse("no location"), None);
         assert_eq!(parse(":12"), None);
-        let found = find_all("in file C:\\r\\hyper-0.14.27\\src\\server\\server.rs on line 79");
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].line, 79);
-        assert_eq!(found[0].registry.as_ref().unwrap().name, "hyper");
-        let found = find_all("[/h/sled-0.34.7/src/pagecache/logger.rs:277] reserving buf");
-        assert_eq!(
-            found[0].registry.as_ref().unwrap().path,
-            "src/pagecache/logger.rs"
-        );
+        let l = alone("in file C:\\r\\hyper-0.14.27\\src\\server\\server.rs on line 79").unwrap();
+        assert_eq!((l.line, l.registry.unwrap().name.as_str()), (79, "hyper"));
         assert!(alone("biome_js_parser-0.5.7/src/syntax/typescript/statement.rs:241:14").is_some());
         assert!(alone("see src/lib.rs:3 for more").is_none());
+        let l = alone("[snip]/scoped-tls-1.0.0/src/lib.rs:168:9").unwrap();
+        assert_eq!(
+            (l.registry.unwrap().version.as_str(), l.line),
+            ("1.0.0", 168)
+        );
+        assert!(alone("localhost:8080").is_none());
     }
 }
