@@ -448,6 +448,46 @@ mod tests {
     }
 
     #[test]
+    fn cargo_failures_read() {
+        let yanked_dep = "error: failed to select a version for the requirement `ring = \"^0.12\"`\n  version 0.12.0 is yanked\n  version 0.12.1 is yanked\nlocation searched: crates.io index\nrequired by package `sct v0.2.0`\n";
+        assert_eq!(unmet_requirement(yanked_dep), Some(("ring", "^0.12")));
+        let range = "error: failed to select a version for the requirement `parking_lot = \">=0.11, <0.13\"`\n";
+        assert_eq!(
+            unmet_requirement(range),
+            Some(("parking_lot", ">=0.11, <0.13"))
+        );
+        assert_eq!(unmet_requirement("error: something else\n"), None);
+        assert_eq!(
+            first_error(yanked_dep),
+            "failed to select a version for the requirement `ring = \"^0.12\"`"
+        );
+
+        let home = Path::new("/nonexistent-cargo-home");
+        let dead = "error: failed to get `semver` as a dependency of package `errdex-fetch v0.0.0`\n\nCaused by:\n  failed to query replaced source registry `crates-io`\n\nCaused by:\n  download of config.json failed\n\nCaused by:\n  [7] Could not connect to server\n";
+        let e = failure(home, "semver", Some("1.0.26"), dead);
+        assert_eq!(
+            e.to_string(),
+            "registry unreachable: [7] Could not connect to server"
+        );
+        let unknown =
+            "error: no matching package named `nope` found\nlocation searched: crates.io index\n";
+        assert!(matches!(
+            failure(home, "nope", None, unknown),
+            SourceError::UnknownCrate(_)
+        ));
+        let offline = format!("{unknown}As a reminder, you're using offline mode (--offline) which can sometimes cause surprising resolution failures\n");
+        assert_eq!(
+            failure(home, "nope", Some("1.0.0"), &offline).to_string(),
+            "registry unreachable: cargo is offline and nope@1.0.0 is not in its cache"
+        );
+        let changed = "error: checksum for `semver v1.0.25` changed between lock files\n";
+        assert!(matches!(
+            failure(home, "semver", Some("1.0.25"), changed),
+            SourceError::Checksum(_)
+        ));
+    }
+
+    #[test]
     fn lock_lookup() {
         let lock = r#"
 version = 3
