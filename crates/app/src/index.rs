@@ -76,10 +76,75 @@ pub struct LockSummary {
     pub indexed: Vec<String>,
     /// Packages indexed before.
     pub already_indexed: usize,
-    /// Packages skipped, by reason.
+    /// Packages not indexed, by reason (the [`Unavailable::reason`]s
+    /// counted).
     pub skipped: BTreeMap<&'static str, usize>,
+    /// Each package not indexed, and why. Empty when the lock file was
+    /// indexed whole; else the run was partial.
+    pub unavailable: Vec<Unavailable>,
     /// Wall time.
     pub seconds: f64,
+}
+
+impl LockSummary {
+    /// Some package of the lock file could not be had.
+    pub fn is_partial(&self) -> bool {
+        !self.unavailable.is_empty()
+    }
+}
+
+/// A package of a lock file that could not be had.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unavailable {
+    /// `name@version`.
+    pub package: String,
+    /// Where the lock file says it comes from: `registry`, `path`, the git
+    /// repository's URL, or the source as written.
+    pub source: String,
+    /// Why, a stable name: `not_in_registry`, `checksum_mismatch`,
+    /// `yanked_not_cached`, `registry_unreachable`, `fetch_failed`,
+    /// `unreadable_archive`, `git_without_clone`,
+    /// `git_revision_not_in_clone`, `git_unreadable`, `unreadable_folder`,
+    /// `path_outside_workspace`, `unknown_source`.
+    pub reason: &'static str,
+    /// What happened, in one line.
+    pub detail: String,
+}
+
+impl Unavailable {
+    fn new(
+        p: &errdex_source::lock::LockedPackage,
+        reason: &'static str,
+        detail: impl std::fmt::Display,
+    ) -> Self {
+        use errdex_source::lock::LockedSource;
+        let source = match &p.source {
+            LockedSource::Registry { .. } => "registry".to_string(),
+            LockedSource::Git { url, .. } => url.clone(),
+            LockedSource::Path => "path".to_string(),
+            LockedSource::Other(s) => s.clone(),
+        };
+        Unavailable {
+            package: format!("{}@{}", p.name, p.version),
+            source,
+            reason,
+            detail: detail.to_string(),
+        }
+    }
+
+    /// A registry package whose archive could not be had.
+    fn registry(p: &errdex_source::lock::LockedPackage, e: &errdex_source::SourceError) -> Self {
+        use errdex_source::SourceError as E;
+        let reason = match e {
+            E::UnknownCrate(_) | E::NoSuchVersion(_) => "not_in_registry",
+            E::Checksum(_) => "checksum_mismatch",
+            E::YankedNotCached(_) => "yanked_not_cached",
+            E::Unreachable(_) => "registry_unreachable",
+            E::Archive(_) | E::Io(..) => "unreadable_archive",
+            _ => "fetch_failed",
+        };
+        Unavailable::new(p, reason, e)
+    }
 }
 
 /// What indexing one source did.
@@ -323,7 +388,11 @@ fn index_one(
 }
 
 /// Indexes every package of a lock file that is not indexed yet (a
-/// published version never changes, so it is never indexed twice).
+/// published version never changes, so it is never indexed twice), as far
+/// as each can be had: a package that cannot (not in the registry, a
+/// checksum mismatch, a git dependency without a clone…) is named in the
+/// summary's `unavailable` and the others are indexed all the same. Only a
+/// catalogue failure ends the run (the packages stored before stay).
 fn index_lock(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
@@ -334,8 +403,7 @@ fn index_lock(
     use errdex_source::lock::{member_folders, packages, same_repository, LockedSource};
     let started = Instant::now();
     let locked = packages(path).map_err(AppError::input)?;
-    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut skip = |why: &'static str| *skipped.entry(why).or_insert(0) += 1;
+    let mut unavailable = Vec::new();
     let mut todo = Vec::new();
     let mut local = Vec::new();
     let mut already = 0;
@@ -359,7 +427,11 @@ fn index_lock(
                     .and_then(|m| m.get(&(p.name.clone(), p.version.clone())))
                 {
                     Some(dir) => local.push((p, Local::Path(dir.clone()))),
-                    None => skip("path_outside_workspace"),
+                    None => unavailable.push(Unavailable::new(
+                        p,
+                        "path_outside_workspace",
+                        "a path package that is not a member of the lock file's workspace",
+                    )),
                 }
             }
             LockedSource::Git { url, commit } => {
@@ -370,10 +442,18 @@ fn index_lock(
                     .map(|(_, d)| d);
                 match (clone, commit) {
                     (Some(dir), Some(c)) => local.push((p, Local::Git(dir.clone(), c.clone()))),
-                    _ => skip("git_without_clone"),
+                    _ => unavailable.push(Unavailable::new(
+                        p,
+                        "git_without_clone",
+                        format!("no local clone of {url} (give one with --clone URL=DIR)"),
+                    )),
                 }
             }
-            LockedSource::Other(_) => skip("unknown_source"),
+            LockedSource::Other(s) => unavailable.push(Unavailable::new(
+                p,
+                "unknown_source",
+                format!("source {s} is neither a registry, git nor a path"),
+            )),
         }
     }
     if !todo.is_empty() {
@@ -382,28 +462,43 @@ fn index_lock(
     progress.event(Event::Packages {
         count: todo.len() + local.len(),
     });
-    let result = index_packages(catalog, extractor, todo, local, opts, &mut skip, progress);
+    let result = index_packages(
+        catalog,
+        extractor,
+        todo,
+        local,
+        opts,
+        &mut unavailable,
+        progress,
+    );
     progress.event(Event::Done);
     let (indexed, more) = result?;
+    let mut skipped: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for u in &unavailable {
+        *skipped.entry(u.reason).or_insert(0) += 1;
+    }
     Ok(LockSummary {
         lock: path.display().to_string(),
         packages: locked.len(),
         indexed,
         already_indexed: already + more,
         skipped,
+        unavailable,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
 
-/// Indexes a lock file's registry packages (by checksum) and local ones;
-/// returns the labels of those indexed and how many were indexed before.
+/// Indexes a lock file's registry packages (by checksum) and local ones,
+/// each stored as it is read; returns the labels of those indexed and how
+/// many were indexed before, and adds those that could not be read to
+/// `unavailable`.
 fn index_packages(
     catalog: &mut Catalog,
     extractor: &RustExtractor,
     todo: Vec<(&errdex_source::lock::LockedPackage, String)>,
     local: Vec<(&errdex_source::lock::LockedPackage, Local)>,
     opts: &IndexOptions,
-    skip: &mut dyn FnMut(&'static str),
+    unavailable: &mut Vec<Unavailable>,
     progress: &dyn Progress,
 ) -> Result<(Vec<String>, usize)> {
     use errdex_source::lock::LockedSource;
@@ -412,27 +507,36 @@ fn index_packages(
     let wanted = |f: &str| extractor.handles(f);
     for (p, checksum) in todo {
         progress.event(Event::Package(&format!("{}@{}", p.name, p.version)));
-        let mut snapshot = errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
-            .map_err(AppError::input)?;
-        extract_and_store(
-            catalog,
-            extractor,
-            &mut snapshot,
-            opts.reuse,
-            None,
-            &crate::Quiet,
-        )?;
-        indexed.push(format!("{}@{}", p.name, p.version));
+        match errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted) {
+            Ok(mut snapshot) => {
+                extract_and_store(
+                    catalog,
+                    extractor,
+                    &mut snapshot,
+                    opts.reuse,
+                    None,
+                    &crate::Quiet,
+                )?;
+                indexed.push(format!("{}@{}", p.name, p.version));
+            }
+            Err(e) => unavailable.push(Unavailable::registry(p, &e)),
+        }
         progress.event(Event::Step);
     }
     for (p, from) in local {
         progress.event(Event::Package(&format!("{}@{}", p.name, p.version)));
         progress.event(Event::Step);
         let (mut snapshot, label) = match &from {
-            Local::Path(dir) => (
-                errdex_source::load_path_package(&p.name, dir, &wanted).map_err(AppError::input)?,
-                format!("{}@{} (path {})", p.name, p.version, dir.display()),
-            ),
+            Local::Path(dir) => match errdex_source::load_path_package(&p.name, dir, &wanted) {
+                Ok(s) => (
+                    s,
+                    format!("{}@{} (path {})", p.name, p.version, dir.display()),
+                ),
+                Err(e) => {
+                    unavailable.push(Unavailable::new(p, "unreadable_folder", e));
+                    continue;
+                }
+            },
             Local::Git(dir, commit) => {
                 match errdex_source::load(&SourceSpec::Git(dir.clone(), commit.clone()), &wanted) {
                     Ok(mut s) => {
@@ -449,11 +553,14 @@ fn index_packages(
                         );
                         (s, label)
                     }
-                    Err(errdex_source::SourceError::UnknownRevision(_)) => {
-                        skip("git_revision_not_in_clone");
+                    Err(e @ errdex_source::SourceError::UnknownRevision(_)) => {
+                        unavailable.push(Unavailable::new(p, "git_revision_not_in_clone", e));
                         continue;
                     }
-                    Err(e) => return Err(AppError::input(e)),
+                    Err(e) => {
+                        unavailable.push(Unavailable::new(p, "git_unreadable", e));
+                        continue;
+                    }
                 }
             }
         };

@@ -28,9 +28,12 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Extract every error site of a source into the catalogue.
+    /// Extract every error site of a source into the catalogue. Exits 3
+    /// when a lock file could be indexed only in part (the summary names
+    /// each package not indexed and why).
     Index {
-        /// DIR, or crate:NAME@VERSION (crate:NAME for the newest).
+        /// DIR, GITDIR[@REV], crate:NAME@VERSION (crate:NAME for the
+        /// newest) or lock:PATH/Cargo.lock.
         #[arg(required = true)]
         sources: Vec<String>,
         /// Print the summary as JSON.

@@ -99,21 +99,6 @@ fn bad_arguments_fail_with_one_line_and_exit_2() {
 }
 
 #[test]
-fn unknown_crate_or_version_is_a_clear_error() {
-    let tmp = tempfile::tempdir().unwrap();
-    let db = tmp.path().join("c.db");
-    for spec in [
-        "crate:errdex-no-such-crate-3f9a1c",
-        "crate:serde_json@0.0.999",
-    ] {
-        let out = errdex(&db).args(["index", spec]).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "{spec}");
-        let err = one_line_error(&out);
-        assert!(err.contains("the registry has no crate"), "{err}");
-    }
-}
-
-#[test]
 fn garbage_catalogue_file_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let db = tmp.path().join("c.db");

@@ -166,8 +166,15 @@ fn git_dependency_from_a_local_clone() {
 
     let lock = format!("lock:{}", app.join("Cargo.lock").display());
     let db = tmp.path().join("g.db");
-    let s = run_json(errdex(&db).args(["index", "--json", &lock]));
+    // Without a clone the git package is named, and the run is partial.
+    let out = errdex(&db)
+        .args(["index", "--json", &lock])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let s: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["skipped"]["git_without_clone"], 1, "{s}");
+    assert_eq!(s["unavailable"][0]["package"], "forked@0.3.0", "{s}");
 
     let s = run_json(
         errdex(&db)

@@ -11,6 +11,7 @@ mod crates;
 mod folder;
 mod gitrev;
 pub mod history;
+mod index;
 pub mod lock;
 
 use errdex_model::{SnapshotMeta, SourceFile};
@@ -130,8 +131,15 @@ pub enum SourceError {
     NotADirectory(PathBuf),
     /// `crate:` spec malformed.
     BadCrateSpec(String),
-    /// The registry has no such crate or version.
+    /// The registry has no such crate.
     UnknownCrate(String),
+    /// The registry has the crate but not this version (`NAME@VERSION`).
+    NoSuchVersion(String),
+    /// A yanked version (`NAME@VERSION`) that cargo's cache lacks while
+    /// cargo cannot reach the registry (offline).
+    YankedNotCached(String),
+    /// cargo could not reach the registry (its innermost cause).
+    Unreachable(String),
     /// cargo could not be run or failed.
     Cargo(String),
     /// The downloaded archive did not match the registry's checksum.
@@ -156,7 +164,12 @@ impl fmt::Display for SourceError {
                     "bad crate spec `{s}`: expected crate:NAME or crate:NAME@VERSION"
                 )
             }
-            SourceError::UnknownCrate(s) => write!(f, "the registry has no crate {s}"),
+            SourceError::UnknownCrate(s) => write!(f, "no such crate {s}"),
+            SourceError::NoSuchVersion(s) => write!(f, "no such version {s}"),
+            SourceError::YankedNotCached(s) => {
+                write!(f, "{s} is yanked and not in the cache")
+            }
+            SourceError::Unreachable(s) => write!(f, "registry unreachable: {s}"),
             SourceError::Cargo(s) => write!(f, "cargo failed: {s}"),
             SourceError::Checksum(s) => {
                 write!(f, "checksum mismatch for {s}: refusing the archive")

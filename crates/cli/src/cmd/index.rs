@@ -16,10 +16,16 @@ pub struct Options {
     pub index: IndexOptions,
 }
 
+/// Exit status of a run that indexed what it could of a lock file but
+/// not every package (each one missing is named in the summary).
+pub const PARTIAL: u8 = 3;
+
 pub fn run(db: &errdex_app::Location, sources: &[String], opts: &Options) -> Result<u8, Failure> {
     let bars = Bars::default();
     let json = opts.json;
+    let mut partial = false;
     errdex_app::index::index(db, sources, &opts.index, &bars, &mut |done| {
+        partial |= matches!(&done, Indexed::Lock(s) if s.is_partial());
         let mut o = String::new();
         if json {
             let _ = writeln!(
@@ -38,7 +44,7 @@ pub fn run(db: &errdex_app::Location, sources: &[String], opts: &Options) -> Res
         }
         crate::out::emit(&o, json);
     })?;
-    Ok(0)
+    Ok(if partial { PARTIAL } else { 0 })
 }
 
 /// indicatif bars for the use case's events (drawn only on a terminal).
@@ -130,6 +136,21 @@ fn print_lock(o: &mut String, s: &LockSummary) {
         skips.join(", "),
         s.seconds
     );
+    if s.is_partial() {
+        let _ = writeln!(
+            o,
+            "  not indexed ({} of {} packages):",
+            s.unavailable.len(),
+            s.packages
+        );
+        for u in &s.unavailable {
+            let _ = writeln!(
+                o,
+                "    {} ({}): {}: {}",
+                u.package, u.source, u.reason, u.detail
+            );
+        }
+    }
 }
 
 fn print_summary(o: &mut String, s: &IndexSummary) {

@@ -80,3 +80,22 @@ pub fn id_of(db: &Path, repo: &str, needle: &str) -> String {
         .unwrap()
         .to_string()
 }
+
+/// A new, empty `CARGO_HOME` in `dir` with the configuration of the one
+/// cargo uses here (its registry, mirrors and network settings; never its
+/// credentials), so that cargo downloads the index entries and archives
+/// a test needs afresh.
+#[allow(dead_code)] // only the registry tests start from an empty cache
+pub fn fresh_cargo_home(dir: &Path) -> std::path::PathBuf {
+    let home = dir.join("cargo-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let current = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(&std::env::var_os("HOME").unwrap()).join(".cargo"));
+    for config in ["config.toml", "config"] {
+        if current.join(config).is_file() {
+            std::fs::copy(current.join(config), home.join(config)).unwrap();
+        }
+    }
+    home
+}
