@@ -231,6 +231,10 @@ struct Local {
     answer: Option<usize>,
 }
 
+/// A message's answer repo and the matches tied with it that differ only
+/// by version: (index in its matches, revision).
+type Tied = (String, Vec<(usize, String)>);
+
 /// One paste comes from one build: where a message's answer is printed
 /// alike by several versions of its crate, the version that answers the
 /// most of the paste's messages is taken (else the one ranked first), and
@@ -238,7 +242,7 @@ struct Local {
 fn agree_on_versions(locals: &mut [Local]) {
     // Per message: the answer's repo and the matches tied with it that
     // differ only by version (the answer among them).
-    let tied: Vec<Option<(String, Vec<(usize, String)>)>> = locals
+    let tied: Vec<Option<Tied>> = locals
         .iter()
         .map(|l| {
             let a = l.answer?;
