@@ -18,6 +18,7 @@
 
 use super::backtrace::{self, Frame};
 use super::location::{self, Location};
+use super::report::leading_spaces;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -281,10 +282,6 @@ fn without_filler(text: &str) -> Option<String> {
         k += run;
     }
     found.then_some(out)
-}
-
-fn leading_spaces(l: &str) -> usize {
-    l.len() - l.trim_start().len()
 }
 
 /// A line without the report's indentation (what it has of it).
