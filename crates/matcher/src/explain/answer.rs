@@ -1,0 +1,189 @@
+//! The paste's answer: every message explained, versions agreed across
+//! the paste, the messages ordered so that what ended the program leads.
+
+use super::*;
+use crate::input::{self};
+use crate::stdtext;
+use std::collections::HashMap;
+
+/// A message's answer repo and the matches tied with it that differ only
+/// by version: (index in its matches, revision).
+type Tied = (String, Vec<(usize, String)>);
+
+/// One paste comes from one build: where a message's answer is printed
+/// alike by several versions of its crate, the version that answers the
+/// most of the paste's messages is taken (else the one ranked first), and
+/// the other versions are listed as printing the same text.
+fn agree_on_versions(locals: &mut [Local]) {
+    // Per message: the answer's repo and the matches tied with it that
+    // differ only by version (the answer among them).
+    let tied: Vec<Option<Tied>> = locals
+        .iter()
+        .map(|l| {
+            let a = l.answer?;
+            let ans = &l.matches[a];
+            let ties = l
+                .matches
+                .iter()
+                .enumerate()
+                .filter(|(_, k)| {
+                    k.repo == ans.repo
+                        && k.template == ans.template
+                        && k.score == ans.score
+                        && k.inner_of == ans.inner_of
+                        && k.same_text_as.is_none()
+                })
+                .map(|(j, k)| (j, k.revision.clone()))
+                .collect();
+            Some((ans.repo.clone(), ties))
+        })
+        .collect();
+    let mut support: HashMap<(&str, &str), usize> = HashMap::new();
+    for (repo, ties) in tied.iter().flatten() {
+        for (_, v) in ties {
+            *support.entry((repo, v)).or_default() += 1;
+        }
+    }
+    for (l, t) in locals.iter_mut().zip(&tied) {
+        let (Some((repo, ties)), Some(a)) = (t, l.answer) else {
+            continue;
+        };
+        if ties.len() < 2 {
+            continue;
+        }
+        let chosen = ties
+            .iter()
+            .max_by_key(|(j, v)| (support[&(repo.as_str(), v.as_str())], *j == a))
+            .map_or(a, |(j, _)| *j);
+        if chosen != a {
+            l.matches.swap(a, chosen);
+        }
+        for (j, _) in ties {
+            if *j != a {
+                l.matches[*j].same_text_as = Some(a);
+            }
+        }
+    }
+}
+
+impl Query<'_> {
+    /// The answer to the paste `text`.
+    pub(super) fn answer(&self, text: &str) -> Explanation {
+        let mut messages = input::parse(text);
+        let mut locals = Vec::with_capacity(messages.len());
+        for (mi, m) in messages.iter_mut().enumerate() {
+            m.std = stdtext::recognise(&m.text).or_else(|| {
+                // A panic located in code that is not indexed: the user's
+                // `expect` (without a location, it may be a crate's).
+                let outside = m.location.as_ref().is_some_and(|l| !self.locates(l));
+                (m.origin == input::Origin::Panic && outside)
+                    .then(|| stdtext::expect_payload(&m.text))
+                    .flatten()
+            });
+            let local = self.explain_message(mi, m);
+            let local = match local.answer {
+                None if m.std.is_none() => self.explain_context_value(mi, &m.text).unwrap_or(local),
+                _ => local,
+            };
+            locals.push(local);
+        }
+        agree_on_versions(&mut locals);
+        // The most telling message first: one with an answer, the deepest
+        // layer of a chain, the best answer.
+        let mut order: Vec<usize> = (0..messages.len()).collect();
+        let answer_score = |l: &Local| l.answer.map_or(-1.0, |a| l.matches[a].score);
+        // A whole template (or a location) is stronger than a resemblance.
+        let whole = |l: &Local| {
+            l.answer.is_some_and(|a| {
+                let k = &l.matches[a];
+                !k.evidence.contains(&Evidence::Resemblance)
+                    || k.evidence.contains(&Evidence::Template)
+            })
+        };
+        // One report is about one library: of messages at the same layer,
+        // one answered in the crate that answers the most messages leads.
+        fn repo(l: &Local) -> Option<&str> {
+            l.answer.map(|a| l.matches[a].repo.as_str())
+        }
+        let support =
+            |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
+        // What ended the program leads: a panic the report locates, then
+        // any panic, then what is not a log line of progress (info, debug,
+        // trace).
+        let ended = |mi: usize| {
+            let l = &locals[mi];
+            let m = &messages[mi];
+            match (m.origin, l.answer) {
+                (input::Origin::Panic, Some(a))
+                    if l.matches[a].evidence.contains(&Evidence::Location) =>
+                {
+                    3
+                }
+                (input::Origin::Panic, _) => 2,
+                _ if m.level.is_some_and(|v| !v.is_problem()) => 0,
+                _ => 1,
+            }
+        };
+        order.sort_by(|&a, &b| {
+            let (la, lb) = (&locals[a], &locals[b]);
+            lb.answer
+                .is_some()
+                .cmp(&la.answer.is_some())
+                .then(ended(b).cmp(&ended(a)))
+                .then(whole(lb).cmp(&whole(la)))
+                .then(messages[b].layer.cmp(&messages[a].layer))
+                .then(support(lb).cmp(&support(la)))
+                .then(answer_score(lb).total_cmp(&answer_score(la)))
+                .then(a.cmp(&b))
+        });
+        let mut matches = Vec::new();
+        let mut best = vec![None; messages.len()];
+        let mut unexplained = Vec::new();
+        for mi in order {
+            let local = std::mem::replace(
+                &mut locals[mi],
+                Local {
+                    matches: Vec::new(),
+                    answer: None,
+                },
+            );
+            if local.answer.is_none() {
+                unexplained.push(mi);
+            }
+            // The answer, the layers wrapping it (innermost first), the rest.
+            let mut seq: Vec<usize> = Vec::new();
+            let mut cur = local.answer;
+            while let Some(i) = cur {
+                seq.push(i);
+                cur = local.matches[i].inner_of;
+            }
+            for i in 0..local.matches.len() {
+                if !seq.contains(&i) {
+                    seq.push(i);
+                }
+            }
+            let base = matches.len();
+            let mut new_index = vec![0; local.matches.len()];
+            for (pos, &i) in seq.iter().enumerate() {
+                new_index[i] = base + pos;
+            }
+            best[mi] = local.answer.map(|a| new_index[a]);
+            let mut ms = local.matches;
+            for m in &mut ms {
+                m.inner_of = m.inner_of.map(|p| new_index[p]);
+                m.same_text_as = m.same_text_as.map(|p| new_index[p]);
+            }
+            let mut slots: Vec<Option<Match>> = ms.into_iter().map(Some).collect();
+            for i in seq {
+                matches.push(slots[i].take().expect("each match is placed once"));
+            }
+        }
+        unexplained.sort_unstable();
+        Explanation {
+            messages,
+            matches,
+            best,
+            unexplained,
+        }
+    }
+}

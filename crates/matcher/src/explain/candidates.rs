@@ -1,0 +1,435 @@
+//! One message's candidates: the site its location names, the layout of
+//! a report it sits in, the templates its text matches, a value inside it.
+
+use super::layers::{explains_enough, Memo, Parent, MIN_SCORE, ROOT_SHARE};
+use super::rank::{is_std_wrapper, path_agrees};
+use super::text::{quoted_strings, strip_std_shapes, truncate, unquote, MAX_MESSAGE};
+use super::*;
+use crate::index::{file_name, literal_template};
+use crate::input::{self, Location, Message};
+use crate::pattern::{normalize, Pattern};
+use crate::score::{self, Features, Why};
+use crate::select::whole_score;
+use crate::stdtext;
+use errdex_model::{is_test_path, Kind};
+use std::rc::Rc;
+
+/// A message is explained when its answer's layers cover this share of it.
+const MIN_SHARE: f64 = 0.3;
+
+/// Sites listed per message at most.
+pub(super) const MAX_PER_MESSAGE: usize = 10;
+
+/// Strings inside a printed value explained on their own, at most.
+const MAX_STRINGS: usize = 4;
+
+/// At most this many `words: ` prefixes are taken off a line no template
+/// explains.
+const MAX_CONTEXTS: usize = 3;
+
+/// The text after a leading `words: `, when what follows is long enough
+/// to be a message of its own.
+pub(super) fn after_context(v: &str) -> Option<&str> {
+    let (_, rest) = v.split_once(": ")?;
+    let rest = rest.trim();
+    (rest.chars().count() >= 3 && rest.chars().any(char::is_alphabetic)).then_some(rest)
+}
+
+impl Query<'_> {
+    /// One message: the sites its location names, the templates its text
+    /// matches and, layer by layer, what their holes printed; the answer is
+    /// the located site, else the innermost layer a site explains.
+    pub(super) fn explain_message(&self, mi: usize, m: &Message) -> Local {
+        if let Some(local) = m
+            .report
+            .as_deref()
+            .and_then(|r| self.explain_in_layout(mi, r, &m.text))
+        {
+            return local;
+        }
+        let mut out: Vec<Match> = Vec::new();
+        // std's text in a located report: only a located site printed it; a
+        // bare text the same as std's may be a crate's copy of it.
+        let std_located = m.std.is_some() && m.location.is_some();
+        let panic = m.origin == input::Origin::Panic && m.std.is_none();
+        let mut ranked = self.rank(
+            &m.text,
+            m.location.as_ref(),
+            &m.frames,
+            m.target.as_deref(),
+            std_located,
+            panic,
+        );
+        let located = ranked.first().is_some_and(|(_, c)| c.at_location);
+        let memo = Memo::default();
+        if !located {
+            // The template that, with what its holes print, explains the
+            // most of the message leads.
+            let norm = normalize(truncate(&m.text, MAX_MESSAGE));
+            let chosen = self
+                .choose(&ranked, &norm, None, 0, &memo)
+                .map(|i| self.default_definition(&ranked, i).unwrap_or(i));
+            if let Some(i) = chosen {
+                let (t, c) = &ranked[i];
+                let share =
+                    self.explained(*t, c, &norm, 0, &memo) / norm.chars().count().max(1) as f64;
+                if share >= MIN_SHARE {
+                    let top = ranked.remove(i);
+                    ranked.insert(0, top);
+                }
+            }
+        }
+        for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
+            if c.score() < MIN_SCORE && !c.at_location {
+                continue;
+            }
+            out.push(self.to_match(mi, *target, c, &m.text, None));
+        }
+        if !located {
+            if let Some(place) = m.location.as_ref().and_then(|l| self.place_match(mi, l)) {
+                out.insert(0, place);
+            }
+        }
+        // The report's location names an indexed line: a registry path, or
+        // a path of an indexed folder whose site there says this text.
+        let located = out.first().is_some_and(|k| {
+            k.kind == MatchKind::Location
+                || (k.evidence.contains(&Evidence::Location)
+                    && (m.location.as_ref().is_some_and(|l| l.registry.is_some())
+                        || k.evidence.contains(&Evidence::Template)))
+        });
+        // std's `unwrap` text called from an indexed crate (a frame names
+        // the call, the header names the crate's caller under
+        // `#[track_caller]`): that call panicked; the value is its layer.
+        let framed_std = m.std.is_some()
+            && out.first().is_some_and(|k| {
+                m.frames.iter().any(|f| {
+                    f.at.as_ref().and_then(|a| a.registry.as_ref()).is_some_and(|r| {
+                        k.repo == format!("crate:{}", r.name) && k.path == r.path
+                    })
+                }) && k.evidence.contains(&Evidence::Frame)
+                    && k.evidence.contains(&Evidence::Template)
+                    && matches!(k.kind, MatchKind::Site(kind) if is_std_wrapper(kind) || kind == Kind::Expect)
+            });
+        // A library's line (a registry path, a frame) is where it panicked:
+        // the answer. A located line of other indexed code (the program's
+        // own folder) is the outer layer of what it printed.
+        let library_located =
+            framed_std || (located && m.location.as_ref().is_some_and(|l| l.registry.is_some()));
+        let located = located || framed_std;
+        // What std printed around a value: the value is the next layer.
+        let mut roots: Vec<usize> = Vec::new();
+        let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());
+        if let Some(payload) = payload {
+            let first = out.len();
+            let parent = located.then(|| {
+                let snapshot = out[0].snapshot_id;
+                (
+                    0,
+                    Parent {
+                        snapshot,
+                        trailing: false,
+                    },
+                )
+            });
+            if located {
+                roots.push(0);
+            }
+            if let Some((k, equals)) = self.explain_value_among_equals(mi, payload, parent, true) {
+                out.push(k);
+                if !located {
+                    roots.push(first);
+                }
+                self.explain_holes(mi, first, &mut out, 1);
+                // The sites that print the same value, after its layers.
+                for mut e in equals {
+                    e.same_text_as = Some(first);
+                    out.push(e);
+                }
+            }
+        } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
+            roots.push(top);
+            self.explain_holes(mi, top, &mut out, 1);
+        }
+        // A string inside a printed value is a message of its own, even where
+        // no template gave it a hole (a hand-written `Debug`, a field the
+        // template did not foresee).
+        if let Some(&root) = roots.first() {
+            let printed = payload.unwrap_or(&m.text);
+            let explained: Vec<String> = out
+                .iter()
+                .flat_map(|k| k.captures.iter().map(|c| unquote(&c.value)))
+                .collect();
+            for s in quoted_strings(printed).into_iter().take(MAX_STRINGS) {
+                if explained.contains(&s) || s.split_whitespace().count() < 3 {
+                    continue;
+                }
+                let snapshot = out[root].snapshot_id;
+                let parent = Some((
+                    root,
+                    Parent {
+                        snapshot,
+                        trailing: false,
+                    },
+                ));
+                if let Some(k) = self.explain_value(mi, &s, parent) {
+                    out.push(k);
+                }
+            }
+        }
+        let answer = if library_located {
+            Some(0)
+        } else if located {
+            Some(self.innermost(&out, 0))
+        } else {
+            roots
+                .first()
+                .map(|&r| self.innermost(&out, r))
+                .filter(|&a| explains_enough(&out[a], &m.text))
+        };
+        if answer.is_none() {
+            // Nothing explains the message well enough to name a site: it is
+            // the program's own text (context, prose), not an indexed one.
+            out.clear();
+        }
+        Local {
+            matches: out,
+            answer,
+        }
+    }
+
+    /// A report's reason line, where a multi-line template of some crate
+    /// prints the whole report (header, excerpt, reason): that layout is the
+    /// outer layer and the reason is a value it printed, explained as the
+    /// layout's crate's own text first.
+    fn explain_in_layout(&self, mi: usize, report: &str, text: &str) -> Option<Local> {
+        let layout = self.layout_of(report)?;
+        let mut out = vec![self.to_match(mi, layout.0, &layout.1, report, None)];
+        let snapshot = out[0].snapshot_id;
+        let parent = Parent {
+            snapshot,
+            trailing: false,
+        };
+        // The reason's candidates, and the layout's crate's format strings
+        // too short for the index that print it whole (their own text most
+        // of it: `{}, or {}` explains nothing).
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let mut ranked = self.rank(text, None, &[], None, false, false);
+        for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
+            let c = self.whole_literal(l, &norm, chars).filter(|c| {
+                c.found
+                    .as_ref()
+                    .is_some_and(|f| f.literal as f64 > ROOT_SHARE * chars as f64)
+            });
+            if let Some(c) = c {
+                ranked.push((Target::Literal(l), c));
+            }
+        }
+        let memo = Memo::default();
+        let i = self.choose(&ranked, &norm, Some(parent), 1, &memo)?;
+        let (target, c) = &ranked[i];
+        out.push(self.to_match(mi, *target, c, text, Some(0)));
+        self.explain_holes(mi, 1, &mut out, 1);
+        // The layout is decoration: the reason (or a layer inside it) is
+        // the answer.
+        let answer = self.innermost(&out, 1);
+        Some(Local {
+            matches: out,
+            answer: Some(answer),
+        })
+    }
+
+    /// The multi-line template that prints a whole report: one the word
+    /// index finds, else a layout without words of its own.
+    fn layout_of(&self, report: &str) -> Option<(Target, Features)> {
+        let ranked = self.rank(report, None, &[], None, false, false);
+        if let Some(found) = ranked.into_iter().find(|(t, c)| {
+            c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
+        }) {
+            return Some(found);
+        }
+        let norm = normalize(truncate(report, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let literal = |c: &Features| c.found.as_ref().map_or(0, |f| f.literal);
+        let mut best: Option<(Target, Features)> = None;
+        for &l in &self.reports.layouts {
+            let Some(c) = self.whole_literal(l, &norm, chars) else {
+                continue;
+            };
+            if best.as_ref().is_none_or(|(_, b)| literal(b) < literal(&c)) {
+                best = Some((Target::Literal(l), c));
+            }
+        }
+        best
+    }
+
+    /// Free literal `l` as a candidate when, read as a format string, it
+    /// matches the whole of `norm` (`chars` characters).
+    fn whole_literal(&self, l: u32, norm: &str, chars: usize) -> Option<Features> {
+        let lit = self.literal(l);
+        let f = Pattern::new(&literal_template(&lit.text), false).full(norm)?;
+        let mut c = Features {
+            text: whole_score(f.literal, chars) * score::weights().literal,
+            found: Some(Rc::new(f)),
+            is_test: lit.is_test || is_test_path(&lit.path),
+            ..Features::default()
+        };
+        c.evidence.push(Evidence::Template);
+        Some(c)
+    }
+
+    /// A line no template explains whole that begins with the program's
+    /// words (`context: message`, `context: Value`): the message or the
+    /// value's layers after them, the words left unexplained.
+    pub(super) fn explain_context_value(&self, mi: usize, text: &str) -> Option<Local> {
+        let mut rests: Vec<&str> = stdtext::debug_value_after_colon(text).into_iter().collect();
+        let mut from = text;
+        while let Some(rest) = after_context(from).filter(|_| rests.len() < MAX_CONTEXTS) {
+            rests.push(rest);
+            from = rest;
+        }
+        rests.into_iter().find_map(|value| {
+            let k = self.explain_value(mi, value, None)?;
+            let mut out = vec![k];
+            self.explain_holes(mi, 0, &mut out, 1);
+            let answer = self.innermost(&out, 0);
+            explains_enough(&out[answer], value).then_some(Local {
+                matches: out,
+                answer: Some(answer),
+            })
+        })
+    }
+
+    /// The best whole explanation of a printed value (a hole's text, an
+    /// `unwrap`'s payload), if a site explains it.
+    /// Of equally good sites, one in the snapshot of the parent layer
+    /// (which printed the value) is taken.
+    pub(super) fn explain_value(
+        &self,
+        mi: usize,
+        value: &str,
+        parent: Option<(usize, Parent)>,
+    ) -> Option<Match> {
+        self.explain_value_among_equals(mi, value, parent, false)
+            .map(|(k, _)| k)
+    }
+
+    /// [`Index::explain_value`], with (when `equals`) the other sites that
+    /// print the same text as well as the answer (`Timeout` of two crates'
+    /// channels): nothing in the value tells them apart.
+    fn explain_value_among_equals(
+        &self,
+        mi: usize,
+        value: &str,
+        parent: Option<(usize, Parent)>,
+        equals: bool,
+    ) -> Option<(Match, Vec<Match>)> {
+        let shaped = strip_std_shapes(value).trim();
+        let inner = unquote(shaped);
+        let t = inner.trim();
+        if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
+            return None;
+        }
+        let memo = Memo::default();
+        let whole = |t: &str| {
+            let ranked = self.rank(t, None, &[], None, false, false);
+            let norm = normalize(t);
+            let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
+            let i = self.default_definition(&ranked, i).unwrap_or(i);
+            let (target, c) = &ranked[i];
+            let mut k = self.to_match(mi, *target, c, t, parent.map(|p| p.0));
+            k.shared_text = self.shares_text(&ranked, i);
+            let equal: Vec<Match> = if equals {
+                self.equal_sites(&ranked, i)
+                    .map(|j| self.to_match(mi, ranked[j].0, &ranked[j].1, t, parent.map(|p| p.0)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            Some((k, equal))
+        };
+        // A quoted string may be what a `Debug` printed whole, quotes and
+        // all (`"SendError(..)".fmt(f)`); else its content is the message,
+        // or the message after the program's words (`reading x: msg`).
+        let quoted = (shaped.len() > t.len())
+            .then(|| whole(shaped))
+            .flatten()
+            .filter(|(k, _)| k.evidence.contains(&Evidence::Template));
+        quoted
+            .or_else(|| whole(t))
+            .or_else(|| after_context(t).and_then(whole))
+    }
+
+    /// Other sites (at most [`MAX_PER_MESSAGE`]) that print candidate `i`'s
+    /// text with the same template and score the same.
+    fn equal_sites<'r>(
+        &'r self,
+        ranked: &'r [(Target, Features)],
+        i: usize,
+    ) -> impl Iterator<Item = usize> + 'r {
+        let (t, c) = &ranked[i];
+        let pattern = match *t {
+            Target::Site(e, _) => Some(self.entry(e).pattern),
+            Target::Literal(_) => None,
+        };
+        ranked
+            .iter()
+            .enumerate()
+            .filter(move |(j, (t2, c2))| {
+                *j != i
+                    && pattern.is_some()
+                    && matches!(*t2, Target::Site(e2, _) if Some(self.entry(e2).pattern) == pattern)
+                    && c2.rank_value() == c.rank_value()
+            })
+            .map(|(j, _)| j)
+            .take(MAX_PER_MESSAGE)
+    }
+
+    /// True when a location names a file of an indexed snapshot.
+    pub(super) fn locates(&self, loc: &Location) -> bool {
+        match &loc.registry {
+            Some(r) => self
+                .snapshots
+                .contains_key(&(format!("crate:{}", r.name), r.version.clone())),
+            None => self
+                .sites_at(file_name(&loc.path), loc.line)
+                .iter()
+                .any(|&[e, s]| {
+                    let e = &self.entry(e).error;
+                    path_agrees(loc, &e.repo, &e.revision, &e.sites[s as usize].path).0
+                }),
+        }
+    }
+
+    /// A match for the line a registry location names in an indexed
+    /// snapshot where no site stands (an implicit panic).
+    fn place_match(&self, mi: usize, loc: &Location) -> Option<Match> {
+        let r = loc.registry.as_ref()?;
+        let snapshot_id = *self
+            .snapshots
+            .get(&(format!("crate:{}", r.name), r.version.clone()))?;
+        Some(Match {
+            message: mi,
+            error_id: None,
+            repo: format!("crate:{}", r.name),
+            revision: r.version.clone(),
+            path: r.path.clone(),
+            line: loc.line,
+            end_line: loc.line,
+            kind: MatchKind::Location,
+            template: String::new(),
+            snapshot_id,
+            score: score::weights().located,
+            why: Why::located_line(score::weights().located),
+            evidence: vec![Evidence::Location, Evidence::Version],
+            captures: Vec::new(),
+            unexplained: Vec::new(),
+            inner_of: None,
+            same_text_as: None,
+            is_test: false,
+            literal_chars: 0,
+            shared_text: false,
+        })
+    }
+}

@@ -1,0 +1,526 @@
+//! Candidates scored and ordered: features of each site (text, location,
+//! frames, versions, log target, dependencies) weighed by the scoring model.
+
+use super::layers::{Memo, Parent, MIN_PHRASE};
+use super::text::{truncate, MAX_MESSAGE};
+use super::*;
+use crate::index::file_name;
+use crate::input::{self, Frame, Location};
+use crate::pattern::{normalize, Pattern};
+use crate::score::{self, Features};
+use crate::select::{Verdict, MAX_TEMPLATES};
+use crate::versions::Agreement;
+use errdex_model::{is_test_path, Kind};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Whether error `e` stands in the function a frame names: the crate
+/// (`-` and `_` alike) and the last two segments of its item path.
+fn in_function(e: &errdex_model::MatchEntry, krate: &str, path: &[String]) -> bool {
+    if crate::index::crate_name(&e.repo) != krate.replace('-', "_") {
+        return false;
+    }
+    let item: Vec<&str> = e.item_path.split("::").collect();
+    let n = path.len().min(2).min(item.len());
+    n > 0
+        && item[item.len() - n..]
+            .iter()
+            .zip(&path[path.len() - n..])
+            .all(|(a, b)| a == b)
+}
+
+/// Sites of one template considered per query (besides located ones).
+const MAX_SITES_PER_TEMPLATE: usize = 32;
+
+/// Featuress weighed layer by layer per text, at most.
+const CHOICES: usize = 8;
+
+/// Featuress scanned for those templates, at most.
+const MAX_CHOICE_SCAN: usize = 256;
+
+/// A printed value is explained by a template covering this much of it.
+const MIN_VALUE_TEXT: f64 = 0.4;
+
+/// What makes two candidates one choice: a template's literal segments
+/// (templates alike but for their holes' names are one), or a literal.
+enum ChoiceKey<'a> {
+    Text(&'a Pattern),
+    Literal(u32),
+}
+
+impl PartialEq for ChoiceKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ChoiceKey::Text(a), ChoiceKey::Text(b)) => a.same_literals(b),
+            (ChoiceKey::Literal(a), ChoiceKey::Literal(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// `unwrap`/`expect` and kin: std prints the error value after them, and
+/// they say nothing of it.
+pub(super) fn unwraps(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr
+    )
+}
+
+/// Kinds whose text std writes (`unwrap`'s): located by the method call.
+pub(super) fn is_std_wrapper(kind: Kind) -> bool {
+    matches!(kind, Kind::Unwrap | Kind::UnwrapErr)
+}
+
+/// Whether a reported path names this site; and whether it names this
+/// exact crate version.
+pub(super) fn path_agrees(
+    loc: &Location,
+    repo: &str,
+    revision: &str,
+    site_path: &str,
+) -> (bool, bool) {
+    if let Some(r) = &loc.registry {
+        let same_crate = repo == format!("crate:{}", r.name);
+        return (
+            same_crate && r.path == site_path,
+            same_crate && r.version == revision,
+        );
+    }
+    let p = loc.path.trim_start_matches("./").replace('\\', "/");
+    (
+        p == site_path
+            || p.ends_with(&format!("/{site_path}"))
+            || site_path.ends_with(&format!("/{p}")),
+        false,
+    )
+}
+
+impl Query<'_> {
+    /// Whether another site of the same snapshot matches with the same
+    /// template as candidate `i`, as well.
+    pub(super) fn shares_text(&self, ranked: &[(Target, Features)], i: usize) -> bool {
+        let (t, c) = &ranked[i];
+        let Target::Site(e, _) = *t else {
+            return false;
+        };
+        let pattern = self.entry(e).pattern;
+        let snapshot = self.snapshot_of(*t);
+        ranked.iter().enumerate().any(|(j, (t2, c2))| {
+            j != i
+                && matches!(*t2, Target::Site(e2, _) if self.entry(e2).pattern == pattern)
+                && self.snapshot_of(*t2) == snapshot
+                && c2.text == c.text
+        })
+    }
+
+    /// When the chosen site calls a library's default error constructor
+    /// (serde's `Error::invalid_type` and kin) and the constructor matches
+    /// the whole text too: the constructor, where the text is written.
+    pub(super) fn default_definition(
+        &self,
+        ranked: &[(Target, Features)],
+        chosen: usize,
+    ) -> Option<usize> {
+        let is_default = |t: &Target| match *t {
+            Target::Site(e, _) => {
+                let e = &self.entry(e).error;
+                errdex_model::is_serde_default(e.kind, &e.item_path)
+            }
+            Target::Literal(_) => false,
+        };
+        let top = ranked.get(chosen)?;
+        let top_is_call = matches!(top.0, Target::Site(e, _)
+            if self.entry(e).error.kind == Kind::SerdeCustom);
+        if !top_is_call || is_default(&top.0) {
+            return None;
+        }
+        ranked
+            .iter()
+            .take(MAX_TEMPLATES)
+            .position(|(t, c)| is_default(t) && c.evidence.contains(Evidence::Template))
+    }
+
+    /// Of the first candidates that explain enough of a value, the one that
+    /// explains the most of it layer by layer (one of the parent layer's
+    /// snapshot counting a little more).
+    pub(super) fn choose(
+        &self,
+        ranked: &[(Target, Features)],
+        norm: &str,
+        parent: Option<Parent>,
+        depth: u32,
+        memo: &Memo,
+    ) -> Option<usize> {
+        let parent_snapshot = parent.map(|p| p.snapshot);
+        let mut best: Option<(usize, f64)> = None;
+        // The first few templates (sites sharing one count once), and
+        // those of the parent layer's snapshot.
+        let mut seen: Vec<ChoiceKey> = Vec::new();
+        let mut tried = Vec::new();
+        for (i, (t, c)) in ranked.iter().enumerate().take(MAX_CHOICE_SCAN) {
+            // Templates alike but for their holes' names count once.
+            let key = match t {
+                Target::Site(e, _) => ChoiceKey::Text(self.pattern(self.entry(*e).pattern)),
+                Target::Literal(l) => ChoiceKey::Literal(*l),
+            };
+            let new = !seen.contains(&key);
+            if new && seen.len() < CHOICES {
+                seen.push(key);
+                tried.push((i, (t, c)));
+            } else if parent_snapshot == Some(self.snapshot_of(*t))
+                || (!new && seen.len() <= CHOICES && seen.contains(&key))
+            {
+                tried.push((i, (t, c)));
+            }
+        }
+        // A literal explains a value when it is a phrase, or when it is a
+        // whole match in the crate that printed the value.
+        let usable = |target: &Target, c: &Features| {
+            c.text >= MIN_VALUE_TEXT
+                && !c.at_location
+                && (!matches!(target, Target::Literal(_))
+                    || c.found.as_ref().is_some_and(|f| f.literal >= MIN_PHRASE)
+                    || (c.evidence.contains(Evidence::Template)
+                        && parent_snapshot == Some(self.snapshot_of(*target))))
+        };
+        // What the holes of whole matches took: a partial match inside one
+        // is that hole's layer (weighed there), not a rival of its wrapper.
+        let held: Vec<(usize, usize)> = tried
+            .iter()
+            .filter(|(_, (t, c))| usable(t, c) && c.evidence.contains(Evidence::Template))
+            .filter_map(|(_, (_, c))| c.found.as_ref())
+            .flat_map(|f| f.spans.iter().copied())
+            .collect();
+        // Test code holds expectations of messages, not their origins: it
+        // answers only when no phrase of other code explains the text.
+        let outside_tests = tried.iter().any(|(_, (t, c))| {
+            usable(t, c)
+                && !self.in_tests(**t, c)
+                && c.found.as_ref().is_some_and(|f| f.literal >= MIN_PHRASE)
+        });
+        for (i, (target, c)) in tried {
+            if !usable(target, c) || (outside_tests && self.in_tests(*target, c)) {
+                continue;
+            }
+            if !c.evidence.contains(Evidence::Template)
+                && c.found
+                    .as_ref()
+                    .is_some_and(|f| held.iter().any(|&(a, b)| a <= f.start && f.end <= b))
+            {
+                continue;
+            }
+            // A wrapper that begins with a hole (`{} at line {}`) in what a
+            // parent's last hole took is its content only when what its own
+            // first hole took is a message; else (`u16 at line 1`) it is the
+            // parent's wrapper: the parent's text ends inside it.
+            let wrapper_in_tail =
+                parent.is_some_and(|p| p.trailing) && self.starts_with_hole(*target);
+            let Some(mut v) = self.explained_as(*target, c, norm, depth, memo, wrapper_in_tail)
+            else {
+                continue;
+            };
+            if let Some(p) = parent_snapshot {
+                v *= self.layer_weight(p, *target);
+            }
+            if c.is_test {
+                v *= score::weights().test_site;
+            }
+            if best.is_none_or(|(_, b)| v > b + 1e-9) {
+                best = Some((i, v));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+
+    /// Whether a candidate stands in test code.
+    fn in_tests(&self, t: Target, c: &Features) -> bool {
+        match t {
+            Target::Site(..) => c.is_test,
+            Target::Literal(l) => {
+                let l = &self.literal(l);
+                l.is_test || is_test_path(&l.path)
+            }
+        }
+    }
+
+    pub(super) fn to_match(
+        &self,
+        mi: usize,
+        target: Target,
+        c: &Features,
+        text: &str,
+        inner_of: Option<usize>,
+    ) -> Match {
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let mut unexplained = Vec::new();
+        if let Some(f) = &c.found {
+            for part in [&norm[..f.start], &norm[f.end..]] {
+                let part = part.trim();
+                if !part.is_empty() {
+                    unexplained.push(part.to_string());
+                }
+            }
+        }
+        let evidence = c.evidence.to_vec();
+        let captures = match (target, &c.found) {
+            (Target::Site(entry, _), Some(f)) => self
+                .pattern(self.entry(entry).pattern)
+                .captures(f, &norm)
+                .into_iter()
+                .map(|k| Captured {
+                    arg: k.arg,
+                    value: k.value,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let (error_id, repo, revision, path, line, end_line, kind, template, snapshot_id) =
+            match target {
+                Target::Site(entry, site) => {
+                    let e = self.entry(entry);
+                    let s = &e.error.sites[site as usize];
+                    (
+                        Some(e.error.id.clone()),
+                        e.error.repo.clone(),
+                        e.error.revision.clone(),
+                        s.path.clone(),
+                        s.line,
+                        s.end_line,
+                        MatchKind::Site(e.error.kind),
+                        e.template_text.clone(),
+                        e.error.snapshot_id,
+                    )
+                }
+                Target::Literal(l) => {
+                    let l = &self.literal(l);
+                    (
+                        None,
+                        l.repo.clone(),
+                        l.revision.clone(),
+                        l.path.clone(),
+                        l.line,
+                        l.line,
+                        MatchKind::Literal,
+                        l.text.clone(),
+                        l.snapshot_id,
+                    )
+                }
+            };
+        Match {
+            message: mi,
+            error_id,
+            repo,
+            revision,
+            path,
+            line,
+            end_line,
+            kind,
+            template,
+            snapshot_id,
+            score: (c.score() * 1000.0).round() / 1000.0,
+            why: c.why(),
+            evidence,
+            captures,
+            unexplained,
+            inner_of,
+            same_text_as: None,
+            is_test: c.is_test,
+            literal_chars: c.found.as_ref().map_or(0, |f| f.literal),
+            shared_text: false,
+        }
+    }
+
+    /// Features sites for a message, best first. `std_text`: the message
+    /// is std's own text, so only located sites can have printed it.
+    pub(super) fn rank(
+        &self,
+        text: &str,
+        location: Option<&Location>,
+        frames: &[Frame],
+        target: Option<&str>,
+        std_text: bool,
+        panic: bool,
+    ) -> Vec<(Target, Features)> {
+        let w = score::weights();
+        let norm = normalize(truncate(text, MAX_MESSAGE));
+        let chars = norm.chars().count().max(1);
+        let mut cands: HashMap<Target, Features> = HashMap::new();
+
+        let located = location.into_iter().map(|l| (l, 1.0, Evidence::Location));
+        let framed = frames
+            .iter()
+            .take(16)
+            .filter_map(|f| f.at.as_ref())
+            .map(|l| (l, w.frame, Evidence::Frame));
+        for (loc, weight, ev) in located.chain(framed) {
+            for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line) {
+                let e = self.entry(entry);
+                let s = &e.error.sites[site as usize];
+                let (agrees, version) = path_agrees(loc, &e.error.repo, &e.error.revision, &s.path);
+                if !agrees {
+                    continue;
+                }
+                let column_ok = loc.column.is_none_or(|c| c == s.report_column);
+                let c = cands.entry(Target::Site(entry, site)).or_default();
+                c.location = c
+                    .location
+                    .max(if column_ok { weight } else { weight * 0.9 });
+                c.evidence.push(ev);
+                if ev == Evidence::Location && loc.registry.is_some() {
+                    c.at_location = true;
+                }
+                if version {
+                    c.evidence.push(Evidence::Version);
+                }
+            }
+        }
+
+        let located_patterns: Vec<u32> = cands
+            .keys()
+            .filter_map(|t| match t {
+                Target::Site(entry, _) => Some(self.entry(*entry).pattern as u32),
+                Target::Literal(_) => None,
+            })
+            .collect();
+        let verdicts = self.verdicts(&norm, chars, &located_patterns);
+        for Verdict {
+            pattern: pid,
+            found,
+            score: text_score,
+            evidence: ev,
+        } in verdicts
+        {
+            let found = found.map(Rc::new);
+            // Sites sharing a template score alike; beyond a few, only
+            // those with location evidence can rank apart.
+            let mut taken = 0;
+            for &entry in &self.compiled(pid).entries {
+                let e = self.entry(entry);
+                for (site, s) in e.error.sites.iter().enumerate() {
+                    let key = Target::Site(entry, site as u32);
+                    let seen = cands.contains_key(&key);
+                    if taken >= MAX_SITES_PER_TEMPLATE && !seen {
+                        continue;
+                    }
+                    // std's texts (`unwrap`) and messages std wrote are
+                    // printed by std: a site holding them is the answer only
+                    // where the report locates it.
+                    if !seen && (std_text || is_std_wrapper(e.error.kind)) {
+                        continue;
+                    }
+                    taken += 1;
+                    let c = cands.entry(key).or_default();
+                    c.text = text_score;
+                    c.found = found.clone();
+                    c.evidence.push(ev);
+                    c.is_test = s.is_test;
+                }
+            }
+            if std_text {
+                continue;
+            }
+            for &l in &self.compiled(pid).literals {
+                let lit = &self.literal(l);
+                let in_tests = lit.is_test || is_test_path(&lit.path);
+                let c = cands.entry(Target::Literal(l)).or_default();
+                c.text = text_score * if in_tests { w.test_literal } else { w.literal };
+                c.found = found.clone();
+                c.evidence.push(ev);
+            }
+        }
+        for (t, c) in cands.iter_mut() {
+            let (repo, revision) = self.version_of(*t);
+            match self.versions.agreement(repo, revision) {
+                Agreement::Named => c.evidence.push(Evidence::Version),
+                Agreement::Other => c.other_version = true,
+                Agreement::Silent => {}
+            }
+            match t {
+                Target::Site(e, s) => {
+                    let e = &self.entry(*e).error;
+                    let site = &e.sites[*s as usize];
+                    c.is_test = site.is_test;
+                    c.panic_mismatch = panic && !e.kind.panics();
+                    c.located_elsewhere = panic
+                        && location.is_some()
+                        && e.kind.panics()
+                        && !site.reported_at_caller
+                        && !e.item_path.contains('!')
+                        && !c.evidence.contains(Evidence::Location);
+                }
+                Target::Literal(_) => c.panic_mismatch = false,
+            }
+        }
+        // Frames name functions: a site in one of them, of the crate the
+        // symbol names, is where the message came from.
+        let named: Vec<(String, Vec<String>)> = frames
+            .iter()
+            .take(16)
+            .filter_map(|f| f.symbol.as_deref().and_then(input::symbol_path))
+            .collect();
+        if !named.is_empty() {
+            for (t, c) in cands.iter_mut() {
+                let Target::Site(e, _) = t else { continue };
+                let e = &self.entry(*e).error;
+                if c.text > 0.0 && named.iter().any(|(k, path)| in_function(e, k, path)) {
+                    c.evidence.push(Evidence::Frame);
+                    c.location = c.location.max(w.frame);
+                }
+            }
+        }
+        // A log line's target names the crate (and module) that logged
+        // it: of sites that print the text, one there.
+        if let Some(t) = target {
+            let (krate, module) = t.split_once("::").unwrap_or((t, ""));
+            let krate = krate.replace('-', "_");
+            for (t, c) in cands.iter_mut() {
+                let Target::Site(e, _) = t else { continue };
+                let e = &self.entry(*e).error;
+                if c.text == 0.0 || crate::index::crate_name(&e.repo) != krate {
+                    continue;
+                }
+                let in_module =
+                    !module.is_empty() && e.item_path.starts_with(&format!("{module}::"));
+                c.evidence.push(Evidence::Target);
+                c.location = c.location.max(if in_module {
+                    w.target_module
+                } else {
+                    w.target_crate
+                });
+            }
+        }
+        // A location outside the registry (a relative path) is only
+        // evidence for a site whose template also explains the text.
+        cands.retain(|_, c| c.at_location || c.text > 0.0);
+        // Equal scores: the crate more indexed code depends on, then the
+        // place (a stable order).
+        // Of one crate's versions printing the text alike, the newest; a
+        // total order to the end (never the hash map's).
+        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Features)> = cands
+            .into_iter()
+            .map(|(t, c)| {
+                let dependents = self.dependents_of(self.repo_of(t));
+                let version = semver::Version::parse(self.version_of(t).1).ok();
+                (c.rank_value(), dependents, version, self.place(t), t, c)
+            })
+            .collect();
+        scored.sort_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then(b.1.cmp(&a.1))
+                .then_with(|| {
+                    if a.3 .0 == b.3 .0 {
+                        b.2.cmp(&a.2)
+                    } else {
+                        std::cmp::Ordering::Equal
+                    }
+                })
+                .then_with(|| a.3.cmp(&b.3))
+                .then_with(|| a.4.cmp(&b.4))
+        });
+        scored
+            .into_iter()
+            .map(|(_, _, _, _, t, c)| (t, c))
+            .collect()
+    }
+}

@@ -1,0 +1,257 @@
+use super::layers::is_data_shape;
+use super::text::{quoted_strings, strip_std_shapes};
+use super::*;
+use std::collections::HashMap;
+
+#[test]
+fn strings_inside_printed_values() {
+    assert_eq!(
+        quoted_strings(r#"Error { detail: "tried to use \"+\"", name: "<string>" }"#),
+        vec![r#"tried to use "+""#.to_string(), "<string>".to_string()]
+    );
+    assert_eq!(strip_std_shapes("Some(Ok(Timeout))"), "Timeout");
+    assert_eq!(strip_std_shapes("None"), "");
+    assert_eq!(strip_std_shapes("Something(1)"), "Something(1)");
+}
+
+use errdex_model::{MatchData, MatchEntry, MatchSite, Template};
+
+/// An error of `repo` (snapshot `snapshot`) whose template is `text`
+/// with `{}` for its holes, at `path:line`.
+fn error(repo: &str, snapshot: i64, kind: Kind, text: &str, line: u32) -> MatchEntry {
+    let mut template = Template::new();
+    for (i, part) in text.split("{}").enumerate() {
+        if i > 0 {
+            template.push_hole(errdex_model::Hole {
+                arg: format!("a{i}"),
+                spec: "?".into(),
+            });
+        }
+        template.push_lit(part);
+    }
+    MatchEntry {
+        id: format!("{repo}{line}"),
+        repo: repo.into(),
+        revision: "1.0.0".into(),
+        snapshot_id: snapshot,
+        kind,
+        template,
+        item_path: "m::f".into(),
+        sites: vec![MatchSite {
+            path: "src/lib.rs".into(),
+            line,
+            end_line: line,
+            report_line: line,
+            report_column: 5,
+            reported_at_caller: false,
+            is_test: false,
+        }],
+    }
+}
+
+fn index(errors: Vec<MatchEntry>, deps: &[(i64, &[&str])]) -> Index {
+    Index::from_data(MatchData {
+        errors,
+        literals: Vec::new(),
+        deps: deps
+            .iter()
+            .map(|(s, d)| (*s, d.iter().map(|x| x.to_string()).collect()))
+            .collect(),
+    })
+}
+
+#[test]
+fn a_partial_match_inside_a_whole_matchs_hole_is_its_layer() {
+    // ciborium's `Semantic(None, "…")` around serde's text: serde's
+    // longer template matches only inside the quotes.
+    let ix = index(
+        vec![
+            error("crate:cbor", 1, Kind::DebugVariant, "Semantic({}, {})", 26),
+            error(
+                "crate:cbor",
+                1,
+                Kind::Display,
+                "invalid type: {}, expected {}",
+                22,
+            ),
+            error(
+                "crate:serde_core",
+                2,
+                Kind::Display,
+                "invalid type: integer `{}`, expected {}",
+                1398,
+            ),
+        ],
+        &[(1, &["serde"]), (2, &[])],
+    );
+    let x = ix.explain("Semantic(None, \"invalid type: integer `1`, expected string\")");
+    // The answer is the text inside the quotes, a layer of the variant.
+    let wrapper = x.matches[0].inner_of.map(|w| &x.matches[w]);
+    assert_eq!(
+        wrapper.map(|w| (w.repo.as_str(), w.line)),
+        Some(("crate:cbor", 26))
+    );
+    assert!(x.matches[0].unexplained.is_empty());
+}
+
+#[test]
+fn a_tests_expectation_is_not_the_origin_of_a_message() {
+    let text = "failed to parse two digit integer as month: parameter 'month' is not in the required range of 1..=12";
+    let ix = Index::from_data(MatchData {
+        errors: vec![
+            error(
+                "crate:jiff",
+                1,
+                Kind::Display,
+                "failed to parse two digit integer as month",
+                271,
+            ),
+            error(
+                "crate:jiff-core",
+                2,
+                Kind::Display,
+                "parameter '{}' is not in the required range of {}..={}",
+                784,
+            ),
+        ],
+        literals: vec![errdex_model::LiteralEntry {
+            repo: "crate:jiff".into(),
+            revision: "1.0.0".into(),
+            snapshot_id: 1,
+            path: "src/fmt/parser.rs".into(),
+            line: 2138,
+            text: text.into(),
+            is_test: true,
+        }],
+        deps: HashMap::new(),
+    });
+    // The library's own texts, not the test that expects them.
+    let x = ix.explain(text);
+    assert_eq!(x.matches[0].kind, MatchKind::Site(Kind::Display));
+}
+
+#[test]
+fn a_facade_dependency_reaches_its_core() {
+    let ix = index(Vec::new(), &[(1, &["serde"]), (2, &["serde_core"])]);
+    assert!(ix.may_wrap(1, "crate:serde_core") && ix.may_wrap(2, "crate:serde_core"));
+    assert!(!ix.may_wrap(1, "crate:toml_core") && !ix.may_wrap(2, "crate:serde"));
+}
+
+#[test]
+fn a_report_is_about_the_crate_most_of_its_messages_come_from() {
+    let ix = index(
+        vec![
+            error(
+                "crate:kdl",
+                1,
+                Kind::Display,
+                "Failed to parse KDL document",
+                47,
+            ),
+            error(
+                "crate:kdl",
+                1,
+                Kind::Display,
+                "Expected end of document",
+                265,
+            ),
+            error("crate:ron", 2, Kind::Display, "Expected integer", 143),
+        ],
+        &[],
+    );
+    let report = "Error:   × Failed to parse KDL document\n\nError: \n  × Expected integer\n   ╭─[2:6]\n   ╰────\n\nError: \n  × Expected end of document\n   ╭─[2:14]\n   ╰────\n";
+    let x = ix.explain(report);
+    assert_eq!(x.messages.len(), 3);
+    assert_eq!(x.matches[0].repo, "crate:kdl");
+}
+
+#[test]
+fn a_reports_reason_is_the_text_of_the_crate_whose_layout_printed_it() {
+    let literal = |snapshot: i64, line: u32, text: &str| errdex_model::LiteralEntry {
+        repo: if snapshot == 1 {
+            "crate:peg"
+        } else {
+            "crate:json"
+        }
+        .into(),
+        revision: "1.0.0".into(),
+        snapshot_id: snapshot,
+        path: "src/error.rs".into(),
+        line,
+        text: text.into(),
+        is_test: false,
+    };
+    let ix = Index::from_data(MatchData {
+        errors: vec![error("crate:json", 2, Kind::Display, "expected number", 98)],
+        literals: vec![
+            literal(1, 590, "expected {}"),
+            literal(
+                1,
+                671,
+                "{s}--> {p}{l}:{c}\n{s} |\n{l} | {line}\n{s} | {underline}\n{s} |\n{s} = {message}",
+            ),
+        ],
+        deps: [(1, vec![]), (2, vec![])].into_iter().collect(),
+    });
+    let report = " --> 1:6\n  |\n1 | 12 + * 3\n  |      ^---\n  |\n  = expected number\n";
+    for text in [
+        report.to_string(),
+        format!(
+            "Error: could not evaluate\n\nCaused by:\n    {}",
+            report.replace('\n', "\n    ")
+        ),
+    ] {
+        let x = ix.explain(&text);
+        let first = &x.matches[0];
+        assert_eq!(
+            (first.repo.as_str(), first.line),
+            ("crate:peg", 590),
+            "{text}"
+        );
+        let layout = first.inner_of.map(|i| x.matches[i].line);
+        assert_eq!(layout, Some(671), "{text}");
+    }
+    // Without the layout, the whole text of the other crate answers.
+    let x = ix.explain("expected number");
+    assert_eq!(x.matches[0].repo, "crate:json");
+}
+
+#[test]
+fn a_log_target_orders_sites_that_print_the_same_text() {
+    let mut errors = vec![
+        error("crate:alpha", 1, Kind::Display, "channel closed", 10),
+        error("crate:beta", 2, Kind::Display, "channel closed", 20),
+        error("crate:beta", 2, Kind::Display, "channel closed", 30),
+    ];
+    errors[2].item_path = "sync::mpsc::Closed".into();
+    let ix = index(errors, &[]);
+    let first = |text: &str| {
+        let x = ix.explain(text);
+        (x.matches[0].repo.clone(), x.matches[0].line)
+    };
+    assert_eq!(first("channel closed"), ("crate:alpha".to_string(), 10));
+    assert_eq!(
+        first("[2026-12-03T10:00:00Z ERROR beta] channel closed"),
+        ("crate:beta".to_string(), 20)
+    );
+    // The module too: the site in `beta::sync::mpsc`.
+    let x = ix.explain("2026-12-03T10:00:00Z ERROR beta::sync::mpsc: channel closed");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:beta", 30)
+    );
+    assert!(x.matches[0].evidence.contains(&Evidence::Target));
+}
+
+#[test]
+fn hand_written_debug_in_the_derived_shape_is_data() {
+    assert!(is_data_shape("TrySendError {{ kind: {:?} }}"));
+    assert!(is_data_shape(
+        "DecodeError {{ description: {:?}, stack: {:?} }}"
+    ));
+    assert!(is_data_shape("Error({:?})"));
+    assert!(!is_data_shape("SendError(..)"));
+    assert!(!is_data_shape("Timeout"));
+    assert!(!is_data_shape("invalid key {{ {} }}"));
+    assert!(!is_data_shape("{} at {}"));
+}
