@@ -625,6 +625,8 @@ impl<'a> Walker<'a> {
             self.declare(pat, ty);
         }
         let name = self.text(pat).to_string();
+        // A message built from earlier `let`s begins at the first of them.
+        let outer = self.let_line.take();
         let template = match value.kind() {
             "macro_invocation" => self.format_macro_template(value).map(|(t, _)| t),
             "string_literal" | "raw_string_literal" => {
@@ -633,6 +635,7 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         let line = errdex_syntax::line(node);
+        let line = self.let_line.replace(outer).map_or(line, |l| l.min(line));
         if let (Some(t), Some(f)) = (template, self.frames.iter_mut().rev().find(|f| f.is_fn)) {
             f.lets.push((name, t, line));
         }
