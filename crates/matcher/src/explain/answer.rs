@@ -81,8 +81,13 @@ impl Query<'_> {
                     .flatten()
             });
             let local = self.explain_message(mi, m);
+            // A paragraph's lines were each asked alone, with their
+            // `words: ` contexts; the paragraph stands for a template that
+            // spans its lines whole.
             let local = match local.answer {
-                None if m.std.is_none() => self.explain_context_value(mi, &m.text).unwrap_or(local),
+                None if m.std.is_none() && m.origin != input::Origin::Paragraph => {
+                    self.explain_context_value(mi, &m.text).unwrap_or(local)
+                }
                 _ => local,
             };
             locals.push(local);

@@ -372,6 +372,12 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             last_line = Some(i);
         }
         i += 1;
+        // A failed `assert_eq!`'s operand lines belong to its message.
+        if let Some(m) = out.last_mut().filter(|m| last_line == Some(i - 1)) {
+            if let Some(operands) = panic::assert_operands(&m.text, &lines, &mut i) {
+                m.text.push_str(&operands);
+            }
+        }
         // An error's `{:?}` (anyhow, eyre) logged or printed without
         // `Error: `: its chain follows all the same.
         i = causes_after(&lines, i, &mut out, depth);

@@ -98,6 +98,27 @@ pub fn recognise(lines: &[&str], i: &mut usize) -> Option<Panic> {
     Some(Panic { frames, ..panic })
 }
 
+/// The operand lines std prints under a failed `assert_eq!`/`assert_ne!`
+/// (`  left: 1`, ` right: 2`) after line `*i - 1`, when that line is the
+/// assertion's first: they are its message's, not messages of their own.
+/// Advances `i` past them.
+pub fn assert_operands(first: &str, lines: &[&str], i: &mut usize) -> Option<String> {
+    if !first.starts_with("assertion ") || !first.contains("left") {
+        return None;
+    }
+    let mut out = String::new();
+    for side in ["left:", "right:"] {
+        let line = lines.get(*i)?;
+        if !line.trim_start().starts_with(side) {
+            break;
+        }
+        out.push('\n');
+        out.push_str(line.trim_end());
+        *i += 1;
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// `panicked at 'MSG', LOC`: the message runs to the line that closes the
 /// quote before a location; without one (a cut paste), to the report's
 /// end.
@@ -388,5 +409,24 @@ mod tests {
         let p = one(" thread 'tokio-runtime-worker' panicked at /U/e/.cargo/registry/src/index.crates.io\n -1949cf8c6b5b557f/once_cell-1.21.3/src/lib.rs:1311:25:\n Lazy instance has previously been poisoned");
         assert_eq!(at(&p).2.as_deref(), Some("once_cell@1.21.3"));
         assert_eq!(p.text, "Lazy instance has previously been poisoned");
+    }
+
+    #[test]
+    fn an_assertions_operand_lines_are_its_message() {
+        let lines = [
+            "assertion `left == right` failed: sizes",
+            "  left: 3",
+            " right: 4",
+            "next",
+        ];
+        let mut i = 1;
+        assert_eq!(
+            assert_operands(lines[0], &lines, &mut i).as_deref(),
+            Some("\n  left: 3\n right: 4")
+        );
+        assert_eq!(i, 3);
+        let mut i = 1;
+        assert_eq!(assert_operands("sizes differ", &lines, &mut i), None);
+        assert_eq!(i, 1);
     }
 }
