@@ -373,7 +373,7 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         }
         i += 1;
         // A failed `assert_eq!`'s operand lines belong to its message.
-        if let Some(m) = out.last_mut().filter(|m| last_line == Some(i - 1)) {
+        if let Some(m) = out.last_mut().filter(|_| last_line == Some(i - 1)) {
             if let Some(operands) = panic::assert_operands(&m.text, &lines, &mut i) {
                 m.text.push_str(&operands);
             }
