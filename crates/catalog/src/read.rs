@@ -496,7 +496,25 @@ impl Catalog {
             errors: self.match_entries(only)?,
             literals: self.literal_entries(only)?,
             deps: self.snapshot_deps()?,
+            dates: self.snapshot_dates()?,
         })
+    }
+
+    /// Each snapshot's publication day (`YYYY-MM-DD`), where known.
+    pub fn snapshot_dates(&self) -> Result<std::collections::HashMap<i64, String>> {
+        let mut out = std::collections::HashMap::new();
+        self.conn.query_each(
+            "SELECT id, date FROM snapshots WHERE date IS NOT NULL",
+            args![],
+            |r| {
+                let date: String = r.get(1)?;
+                if let Some(day) = date.get(..10) {
+                    out.insert(r.get::<i64>(0)?, day.to_string());
+                }
+                Ok(())
+            },
+        )?;
+        Ok(out)
     }
 
     /// Every free literal (optionally of `only`'s snapshots).

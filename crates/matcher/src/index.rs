@@ -73,6 +73,8 @@ pub struct Index {
     pub(crate) snapshots: HashMap<(String, String), i64>,
     /// Snapshot row id → the crates it depends on, where known.
     pub(crate) deps: HashMap<i64, Vec<String>>,
+    /// Snapshot row id → the day its code was published (`YYYY-MM-DD`).
+    pub(crate) dates: HashMap<i64, String>,
     /// Crate name (`_` for `-`) → how many indexed snapshots depend on it.
     pub(crate) dependents: HashMap<String, u32>,
     /// Free literals that the word index cannot reach, for reports only.
@@ -184,9 +186,11 @@ pub(crate) fn file_name(path: &str) -> &str {
 
 impl Index {
     /// Builds the index from what the catalogue hands over: entries, free
-    /// literals and each snapshot's dependencies.
+    /// literals, each snapshot's dependencies and publication day.
     pub fn from_data(data: MatchData) -> Self {
-        Index::build(data.errors, data.literals).with_dependencies(data.deps)
+        let mut index = Index::build(data.errors, data.literals).with_dependencies(data.deps);
+        index.dates = data.dates;
+        index
     }
 
     /// Builds the index from catalogue entries and free literals.
@@ -317,6 +321,7 @@ impl Index {
             })),
             snapshots,
             deps: HashMap::new(),
+            dates: HashMap::new(),
             dependents: HashMap::new(),
             reports,
         }

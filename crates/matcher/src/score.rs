@@ -46,6 +46,9 @@ pub struct Weights {
     /// Factor of a site in a version of its crate the paste does not name,
     /// where it names another.
     pub other_version: f64,
+    /// Factor of a site in a version published after the latest day the
+    /// paste prints (naming no version of its crate).
+    pub published_later: f64,
 }
 
 impl Default for Weights {
@@ -64,6 +67,7 @@ impl Default for Weights {
             not_a_panic: 0.85,
             located_elsewhere: 0.6,
             other_version: 0.6,
+            published_later: 0.6,
         }
     }
 }
@@ -199,6 +203,8 @@ pub(crate) struct Features {
     pub located_elsewhere: bool,
     /// The paste names another version of this site's crate.
     pub other_version: bool,
+    /// This site's version was published after the paste's run.
+    pub published_later: bool,
 }
 
 impl Features {
@@ -263,6 +269,11 @@ impl Features {
                 self.other_version,
                 w.other_version,
                 "× the paste names another version of its crate",
+            ),
+            (
+                self.published_later,
+                w.published_later,
+                "× published after the days the paste prints",
             ),
         ];
         for (applies, factor, what) in factors {

@@ -1,7 +1,8 @@
 //! The crate versions a paste names — in a location's path, a backtrace
 //! frame, a tool's banner, cargo's build failure — that the index holds:
 //! evidence for the sites of those versions, and against the other
-//! versions of the same crates.
+//! versions of the same crates. Where it names no version of a crate, the
+//! days it prints (log timestamps) rule out the versions published after.
 
 use crate::index::{crate_name, Index};
 use crate::input;
@@ -14,6 +15,9 @@ pub(crate) struct Versions {
     named: HashSet<(String, String)>,
     /// The crates of `named`.
     crates: HashSet<String>,
+    /// Snapshots (row ids) published after the latest day the paste
+    /// prints with a time.
+    later: HashSet<i64>,
 }
 
 /// What a paste's named versions say of a site's snapshot.
@@ -23,6 +27,9 @@ pub(crate) enum Agreement {
     Named,
     /// The paste names other versions of the crate, not this one.
     Other,
+    /// The paste names no version of the crate, and this one was
+    /// published after the paste's run.
+    Later,
     /// The paste names no version of the crate.
     Silent,
 }
@@ -43,14 +50,27 @@ impl Versions {
                 v.named.insert((name, m.version));
             }
         }
+        if let Some(day) = input::latest_day(text) {
+            v.later = index
+                .dates
+                .iter()
+                .filter(|(_, d)| d.as_str() > day.as_str())
+                .map(|(id, _)| *id)
+                .collect();
+        }
         v
     }
 
-    /// Whether the paste names this snapshot's version of its crate.
-    pub(crate) fn agreement(&self, repo: &str, revision: &str) -> Agreement {
+    /// Whether the paste names this snapshot's version of its crate (or,
+    /// naming none, ran before it was published). `snapshot` is its row id.
+    pub(crate) fn agreement(&self, repo: &str, revision: &str, snapshot: i64) -> Agreement {
         let name = crate_name(repo);
         if !self.crates.contains(&name) {
-            Agreement::Silent
+            if self.later.contains(&snapshot) {
+                Agreement::Later
+            } else {
+                Agreement::Silent
+            }
         } else if self.named.contains(&(name, revision.to_string())) {
             Agreement::Named
         } else {

@@ -75,4 +75,7 @@ pub struct MatchData {
     pub literals: Vec<LiteralEntry>,
     /// Snapshot row id → the crates it depends on, where known.
     pub deps: HashMap<i64, Vec<String>>,
+    /// Snapshot row id → the day its code was published (`YYYY-MM-DD`: a
+    /// crate version's publication, a commit's date), where known.
+    pub dates: HashMap<i64, String>,
 }

@@ -113,7 +113,16 @@ fn read_archive(
             std::io::Error::other(e.to_string()),
         )
     })?;
-    archive::read_crate(name, version, &bytes, wanted)
+    let mut snapshot = archive::read_crate(name, version, &bytes, wanted)?;
+    // The registry says when the version was published; the archive's
+    // file times are often placeholders.
+    if let Some(published) = index::entries(home, name)
+        .into_iter()
+        .find_map(|e| e.get(version).and_then(|v| v.published.clone()))
+    {
+        snapshot.meta.date = Some(published);
+    }
+    Ok(snapshot)
 }
 
 /// Puts `name@version` in cargo's cache (unless it is there with the

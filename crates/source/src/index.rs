@@ -30,6 +30,9 @@ pub struct IndexVersion {
     /// Yanked: still downloadable, but cargo resolves to it only when a
     /// lock file pins it.
     pub yanked: bool,
+    /// When it was published (RFC 3339, the index's `pubtime`), where the
+    /// index records it.
+    pub published: Option<String>,
 }
 
 /// A crate's versions in one registry's cache folder.
@@ -53,6 +56,8 @@ struct Line {
     cksum: String,
     #[serde(default)]
     yanked: bool,
+    #[serde(default)]
+    pubtime: Option<String>,
 }
 
 /// The entries cargo holds for crate `name`, one per registry folder that
@@ -106,6 +111,7 @@ fn parse(bytes: &[u8]) -> Option<Vec<IndexVersion>> {
                 version: l.vers,
                 checksum: l.cksum,
                 yanked: l.yanked,
+                published: l.pubtime,
             });
         }
     }
@@ -149,7 +155,7 @@ mod tests {
             ),
             (
                 "0.12.1",
-                r#"{"name":"ring","vers":"0.12.1","deps":[],"cksum":"bb","features":{},"yanked":true}"#,
+                r#"{"name":"ring","vers":"0.12.1","deps":[],"cksum":"bb","features":{},"yanked":true,"pubtime":"2018-01-02T03:04:05Z"}"#,
             ),
             (
                 "0.13.5",
@@ -163,10 +169,11 @@ mod tests {
             IndexVersion {
                 version: "0.12.1".into(),
                 checksum: "bb".into(),
-                yanked: true
+                yanked: true,
+                published: Some("2018-01-02T03:04:05Z".into()),
             }
         );
-        assert!(!v[2].yanked);
+        assert!(!v[2].yanked && v[2].published.is_none());
         assert_eq!(newest_matching(&v, "^0.12").unwrap().version, "0.12.1");
         assert_eq!(
             newest_matching(&v, ">=0.11, <0.14").unwrap().version,

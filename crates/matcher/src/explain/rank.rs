@@ -431,9 +431,13 @@ impl Query<'_> {
         }
         for (t, c) in cands.iter_mut() {
             let (repo, revision) = self.version_of(*t);
-            match self.versions.agreement(repo, revision) {
+            match self
+                .versions
+                .agreement(repo, revision, self.snapshot_of(*t))
+            {
                 Agreement::Named => c.evidence.push(Evidence::Version),
                 Agreement::Other => c.other_version = true,
+                Agreement::Later => c.published_later = true,
                 Agreement::Silent => {}
             }
             match t {

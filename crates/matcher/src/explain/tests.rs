@@ -57,6 +57,7 @@ fn index(errors: Vec<MatchEntry>, deps: &[(i64, &[&str])]) -> Index {
             .iter()
             .map(|(s, d)| (*s, d.iter().map(|x| x.to_string()).collect()))
             .collect(),
+        dates: HashMap::new(),
     })
 }
 
@@ -124,6 +125,7 @@ fn a_tests_expectation_is_not_the_origin_of_a_message() {
             is_test: true,
         }],
         deps: HashMap::new(),
+        dates: HashMap::new(),
     });
     // The library's own texts, not the test that expects them.
     let x = ix.explain(text);
@@ -192,6 +194,7 @@ fn a_reports_reason_is_the_text_of_the_crate_whose_layout_printed_it() {
             ),
         ],
         deps: [(1, vec![]), (2, vec![])].into_iter().collect(),
+        dates: HashMap::new(),
     });
     let report = " --> 1:6\n  |\n1 | 12 + * 3\n  |      ^---\n  |\n  = expected number\n";
     for text in [
@@ -254,4 +257,43 @@ fn hand_written_debug_in_the_derived_shape_is_data() {
     assert!(!is_data_shape("Timeout"));
     assert!(!is_data_shape("invalid key {{ {} }}"));
     assert!(!is_data_shape("{} at {}"));
+}
+
+#[test]
+fn a_version_published_after_the_pastes_timestamps_did_not_print_it() {
+    // Two versions print the same panic; the paste names neither, but its
+    // log line ran in 2022, before the newer one was published.
+    let mut old = error(
+        "crate:subscriber",
+        1,
+        Kind::Expect,
+        "Unable to install global subscriber",
+        1203,
+    );
+    old.revision = "0.3.14".into();
+    let mut new = error(
+        "crate:subscriber",
+        2,
+        Kind::Expect,
+        "Unable to install global subscriber",
+        519,
+    );
+    new.revision = "0.3.22".into();
+    let ix = Index::from_data(MatchData {
+        errors: vec![old, new],
+        literals: Vec::new(),
+        deps: HashMap::new(),
+        dates: [(1, "2022-07-01".to_string()), (2, "2025-11-29".to_string())].into(),
+    });
+    let paste = |day: &str| {
+        format!(
+            "{day}T19:39:28.148457Z  INFO tmp: Logs here\n\
+             thread 'main' panicked at 'Unable to install global subscriber: SetLoggerError(())', "
+        )
+    };
+    let x = ix.explain(&paste("2022-07-18"));
+    assert_eq!(x.matches[0].revision, "0.3.14");
+    // Without a date, or after both were published: the newest.
+    let x = ix.explain(&paste("2026-01-02"));
+    assert_eq!(x.matches[0].revision, "0.3.22");
 }

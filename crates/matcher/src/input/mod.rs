@@ -9,6 +9,7 @@
 
 mod backtrace;
 mod chain;
+mod date;
 mod location;
 mod log;
 mod panic;
@@ -17,6 +18,7 @@ mod report;
 mod version;
 
 pub use backtrace::Frame;
+pub use date::latest_day;
 pub use location::{registry_crate, Location, RegistryCrate};
 pub use log::Level;
 pub use version::{mentions, Mention};

@@ -141,6 +141,7 @@ impl Index {
             store: Store::Mapped(Box::new(mapped)),
             snapshots,
             deps: HashMap::new(),
+            dates: meta.dates.into_iter().collect(),
             dependents: HashMap::new(),
             reports: ReportLiterals {
                 layouts: meta.layouts,

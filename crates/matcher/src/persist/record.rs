@@ -48,6 +48,8 @@ pub(crate) struct Meta {
     pub snapshots: Vec<(String, String, i64)>,
     /// Snapshot row id → the crates it depends on.
     pub deps: Vec<(i64, Vec<String>)>,
+    /// Snapshot row id → its publication day.
+    pub dates: Vec<(i64, String)>,
     /// Literal ids of report layouts.
     pub layouts: Vec<u32>,
     /// Snapshot row id → its short format strings' literal ids.

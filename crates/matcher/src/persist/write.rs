@@ -132,6 +132,8 @@ fn body(b: &Built, index: &Index) -> Body {
     let mut deps: Vec<(i64, Vec<String>)> =
         index.deps.iter().map(|(k, v)| (*k, v.clone())).collect();
     deps.sort();
+    let mut dates: Vec<(i64, String)> = index.dates.iter().map(|(k, v)| (*k, v.clone())).collect();
+    dates.sort();
     let mut short: Vec<(i64, Vec<u32>)> = index
         .reports
         .short
@@ -145,6 +147,7 @@ fn body(b: &Built, index: &Index) -> Body {
         literals: b.literals.len() as u64,
         snapshots,
         deps,
+        dates,
         layouts: index.reports.layouts.clone(),
         short,
     };
