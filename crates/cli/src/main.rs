@@ -111,7 +111,10 @@ enum Command {
         /// (default: http://ADDR).
         #[arg(long)]
         base_url: Option<String>,
-        /// Connections served at once; more are closed as they come.
+        /// Connections held open at once. Past it, a newcomer takes the
+        /// place of the connection idle the longest (no whole request yet,
+        /// or between keep-alive requests); it is closed only when every
+        /// connection is serving a request.
         #[arg(long, default_value_t = errdex_web::Limits::default().max_connections)]
         max_connections: usize,
         /// Seconds a connection may take to send its request headers, and

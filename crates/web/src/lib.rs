@@ -7,6 +7,7 @@
 //! queries and request time are bounded.
 
 pub mod api;
+mod connections;
 pub mod highlight;
 pub mod pages;
 pub mod state;
@@ -31,15 +32,22 @@ pub const MAX_QUERY: usize = 8 * 1024;
 pub const MAX_SEARCH: usize = 4096;
 /// A request taking longer is answered 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+/// Longest a connection reclaimed between requests is given to send the
+/// end of its last response (a client not reading it) before it is closed.
+const RECLAIM_FLUSH: Duration = Duration::from_secs(1);
 /// How often the catalogue is checked for changes.
 pub const REFRESH_EVERY: Duration = Duration::from_secs(2);
 
 /// What one server holds open at most, and for how long.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Connections served at once; a connection past this is closed as
-    /// soon as it is accepted (shed), so the ones served keep their
-    /// descriptors and memory.
+    /// Connections held open at once. A newcomer past this takes the place
+    /// of the connection waiting the longest for a request — one that has
+    /// not sent a whole request yet, or one idle between keep-alive
+    /// requests —, which is closed; a connection serving a request is
+    /// never closed for it. Only when every connection is serving one is
+    /// the newcomer closed as soon as it is accepted (shed), so the ones
+    /// served keep their descriptors and memory.
     pub max_connections: usize,
     /// A connection whose request headers are not complete this long
     /// after it starts waiting for them is closed. hyper starts this timer
@@ -212,7 +220,7 @@ pub async fn serve(
         }
     }
     let app = app(state);
-    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
+    let connections = connections::Connections::new(limits.max_connections);
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
@@ -226,16 +234,31 @@ pub async fn serve(
                 continue;
             }
         };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
+        let Some(admitted) = connections.admit() else {
             drop(stream);
             continue;
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(app.clone());
+        let service = connections::Tracked {
+            inner: TowerToHyperService::new(app.clone()),
+            ticket: admitted.ticket,
+        };
         let conn = http.serve_connection(TokioIo::new(stream), service);
         tokio::spawn(async move {
-            let _ = conn.await;
-            drop(slot);
+            let mut conn = std::pin::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                Ok(how) = admitted.reclaimed => match how {
+                    // Nothing of ours on it: dropping it closes the socket.
+                    connections::Reclaimed::BeforeFirstRequest => {}
+                    // hyper closes an idle connection at once, after
+                    // flushing the end of the last response.
+                    connections::Reclaimed::BetweenRequests => {
+                        conn.as_mut().graceful_shutdown();
+                        let _ = tokio::time::timeout(RECLAIM_FLUSH, conn).await;
+                    }
+                },
+            }
         });
     }
 }
