@@ -1,7 +1,6 @@
 //! The paste's answer: every message explained, versions agreed across
 //! the paste, the messages ordered so that what ended the program leads.
 
-use super::layers::MIN_PHRASE;
 use super::*;
 use crate::input::{self};
 use crate::stdtext;
@@ -85,23 +84,9 @@ impl Query<'_> {
             // A paragraph's lines were each asked alone, with their
             // `words: ` contexts; the paragraph stands for a template that
             // spans its lines whole.
-            //
-            // A whole answer of glue (a template whose literal text is
-            // shorter than a phrase: `{} in {}`, `{what} failed: {err}`)
-            // says little of where the text came from: a crate's text
-            // after the program's own `words: ` says more, when it
-            // explains more of it.
-            let asks_context = m.std.is_none() && m.origin != input::Origin::Paragraph;
             let local = match local.answer {
-                None if asks_context => self.explain_context_value(mi, &m.text).unwrap_or(local),
-                Some(a) if asks_context && local.matches[a].literal_chars < MIN_PHRASE => {
-                    let glue = local.matches[a].literal_chars;
-                    self.explain_context_value(mi, &m.text)
-                        .filter(|c| {
-                            c.answer
-                                .is_some_and(|ca| c.matches[ca].literal_chars > glue)
-                        })
-                        .unwrap_or(local)
+                None if m.std.is_none() && m.origin != input::Origin::Paragraph => {
+                    self.explain_context_value(mi, &m.text).unwrap_or(local)
                 }
                 _ => local,
             };
