@@ -202,7 +202,7 @@ impl Query<'_> {
             .unwrap_or(0.0)
     }
 
-    /// [`Index::explained`]; `lead_must_explain`: none when what the first
+    /// [`Query::explained`]; `lead_must_explain`: none when what the first
     /// hole took is not explained.
     pub(super) fn explained_as(
         &self,
