@@ -16,7 +16,8 @@
 //!
 //! Run: `cargo bench -p errdex-match --bench explain_speed` (`-- --no-scan`
 //! skips the slow baseline, `-- --rounds N` repeats the queries, `--
-//! --slowest N` lists the N slowest queries).
+//! --slowest N` lists the N slowest queries, `-- --only TEXT` keeps only
+//! the queries containing TEXT, to profile one class of them).
 
 /// The allocator of the `errdex` binary, so that the bench measures what
 /// it runs.
@@ -222,6 +223,20 @@ fn main() {
     for _ in 0..1000 {
         queries.push(render(&real[rng.below(real.len())], &mut rng));
     }
+    // `--only TEXT`: only the queries that contain TEXT (to profile one
+    // class of queries).
+    let only = std::env::args().skip_while(|a| a != "--only").nth(1);
+    let captured = match &only {
+        Some(text) => {
+            let kept = queries[..captured]
+                .iter()
+                .filter(|q| q.contains(text.as_str()))
+                .count();
+            queries.retain(|q| q.contains(text.as_str()));
+            kept
+        }
+        None => captured,
+    };
     let rounds: usize = std::env::args()
         .skip_while(|a| a != "--rounds")
         .nth(1)

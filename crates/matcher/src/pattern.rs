@@ -185,6 +185,26 @@ impl Pattern {
             || (self.skeleton == other.skeleton && self.literals().eq(other.literals()))
     }
 
+    /// Whether two patterns match every text alike: the same literal
+    /// segments and holes in the same places (their holes' names may
+    /// differ; a [`Found`] holds spans, not names).
+    pub fn same_shape(&self, other: &Pattern) -> bool {
+        std::ptr::eq(self, other)
+            || (self.skeleton == other.skeleton
+                && self.optional_from == other.optional_from
+                && self.segs.len() == other.segs.len()
+                && self.segs.iter().zip(&other.segs).all(|pair| match pair {
+                    (Seg::Lit(a), Seg::Lit(b)) => a == b,
+                    (Seg::Hole(_), Seg::Hole(_)) => true,
+                    _ => false,
+                }))
+    }
+
+    /// A hash of the literal segments: patterns of the same shape share it.
+    pub(crate) fn skeleton(&self) -> u64 {
+        self.skeleton
+    }
+
     /// The words a message that this template matches must contain: the
     /// words of its literal segments, less those glued to a hole (a hole's
     /// value may extend them, `v{}` printing `v42`).
@@ -524,6 +544,19 @@ pub(crate) mod tests {
             }
         );
         assert!(p.full("unexpected token '}'").is_none());
+    }
+
+    #[test]
+    fn a_shape_is_its_literals_and_where_its_holes_are() {
+        let p = |parts: &[&str]| Pattern::new(&t(parts), false);
+        let a = p(&["bad ", "$x", " here"]);
+        assert!(a.same_shape(&p(&["bad ", "$y", " here"])));
+        assert!(a.same_shape(&p(&["bad ", "$", " here"])));
+        // The same literals, a hole moved or added: another shape.
+        assert!(!p(&["$x", "ab"]).same_shape(&p(&["ab", "$x"])));
+        assert!(!a.same_shape(&p(&["bad ", "$x", " here", "$z"])));
+        // `expect`'s optional suffix is part of the shape.
+        assert!(!a.same_shape(&Pattern::new(&t(&["bad ", "$x", " here"]), true)));
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::filed::Query;
 use crate::index::Index;
 use crate::pattern::{words, Found};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// Templates whose sites are ranked per query, at most (besides those of
 /// located sites).
@@ -129,6 +129,57 @@ impl Tally {
     }
 }
 
+/// The text a query's candidates are tried on, and what each shape of
+/// template matched in it: templates that differ only in their holes'
+/// names (thousands of `assert_eq!` messages print the same text around
+/// different expressions) match alike, so each shape is matched once.
+struct Trial<'q> {
+    query: Query<'q>,
+    norm: &'q str,
+    chars: usize,
+    /// By skeleton: a template of each shape met, its whole match and its
+    /// match within the text (`None` until tried).
+    shapes: HashMap<u64, Vec<Shape>>,
+}
+
+/// One shape's matches in the text, as one of its templates found them.
+struct Shape {
+    pattern: u32,
+    whole: Option<Option<Found>>,
+    within: Option<Option<Found>>,
+}
+
+impl Trial<'_> {
+    /// Pattern `pid` matched against the whole of the text (`whole`) or a
+    /// part of it, as a pattern of its shape did if one was tried.
+    fn matched(&mut self, index: &Index, pid: u32, whole: bool) -> Option<Found> {
+        let p = index.pattern(pid as usize);
+        let met = self.shapes.entry(p.skeleton()).or_default();
+        let i = match met
+            .iter()
+            .position(|s| index.pattern(s.pattern as usize).same_shape(p))
+        {
+            Some(i) => i,
+            None => {
+                met.push(Shape {
+                    pattern: pid,
+                    whole: None,
+                    within: None,
+                });
+                met.len() - 1
+            }
+        };
+        let norm = self.norm;
+        let slot = if whole {
+            &mut met[i].whole
+        } else {
+            &mut met[i].within
+        };
+        slot.get_or_insert_with(|| if whole { p.full(norm) } else { p.within(norm) })
+            .clone()
+    }
+}
+
 impl Index {
     /// The resemblance verdicts of the unmatched templates (in pattern
     /// order) and, when they are few, of those sharing the text's rarest
@@ -162,7 +213,12 @@ impl Index {
     /// word it contains, and every one of the `located` patterns that
     /// matches (those of sites its report locates).
     pub(crate) fn verdicts(&self, norm: &str, chars: usize, located: &[u32]) -> Vec<Verdict> {
-        let query = Query::new(norm);
+        let mut trial = Trial {
+            query: Query::new(norm),
+            norm,
+            chars,
+            shapes: HashMap::new(),
+        };
         let mut located = located.to_vec();
         located.sort_unstable();
         located.dedup();
@@ -172,8 +228,14 @@ impl Index {
             if self.pattern(pid as usize).literal_len() == 0 {
                 continue;
             }
-            let v = self.whole(pid, norm, chars);
-            match v.or_else(|| self.part(pid, norm, chars)) {
+            let whole = trial.matched(self, pid, true);
+            let v = match whole {
+                Some(f) => Some(verdict(pid, f, chars, true)),
+                None => trial
+                    .matched(self, pid, false)
+                    .map(|f| verdict(pid, f, chars, false)),
+            };
+            match v {
                 Some(v) => tally.add(v),
                 None => unmatched.push(pid),
             }
@@ -182,6 +244,7 @@ impl Index {
         // with more literal text than the text has match nothing.
         let mut pending = Vec::new();
         let mut longer = Vec::new();
+        let query = &trial.query;
         for w in &query.words {
             for f in self.filed(w) {
                 let pid = f.pattern();
@@ -216,7 +279,7 @@ impl Index {
                 break;
             }
             let c = pending.pop().expect("a candidate was peeked");
-            match self.try_candidate(c, &query, norm, chars) {
+            match self.try_candidate(c, &mut trial) {
                 Tried::Match(v) => tally.add(v),
                 Tried::Part(c) => pending.push(c),
                 Tried::Unmatched(pid) => unmatched.push(pid),
@@ -235,7 +298,7 @@ impl Index {
                     break;
                 }
                 let c = pending.pop().expect("a candidate was peeked");
-                match self.try_candidate(c, &query, norm, chars) {
+                match self.try_candidate(c, &mut trial) {
                     Tried::Match(v) => tally.add(v),
                     Tried::Part(c) => pending.push(c),
                     Tried::Unmatched(pid) => unmatched.push(pid),
@@ -249,15 +312,14 @@ impl Index {
             // Resemblance, to the templates that matched nothing in pattern
             // order, then to those sharing only some anchor words.
             for pid in longer {
-                if query.holds(self.words_of(pid)) {
+                if trial.query.holds(self.words_of(pid)) {
                     unmatched.push(pid);
                 }
             }
             if resembling {
-                pending =
-                    self.first_unmatched(pending, &query, norm, chars, &mut tally, &mut unmatched);
+                pending = self.first_unmatched(pending, &mut trial, &mut tally, &mut unmatched);
             }
-            for v in self.resemblances(unmatched, &query, norm) {
+            for v in self.resemblances(unmatched, &trial.query, norm) {
                 tally.add(v);
             }
             // The candidates left come after those resembled in pattern
@@ -267,7 +329,7 @@ impl Index {
                     break;
                 }
                 let c = pending.pop().expect("a candidate was peeked");
-                match self.try_candidate(c, &query, norm, chars) {
+                match self.try_candidate(c, &mut trial) {
                     Tried::Match(v) => tally.add(v),
                     Tried::Part(c) => pending.push(c),
                     Tried::Unmatched(_) | Tried::Lacking => {}
@@ -293,9 +355,7 @@ impl Index {
     fn first_unmatched(
         &self,
         pending: BinaryHeap<Pending>,
-        query: &Query,
-        norm: &str,
-        chars: usize,
+        trial: &mut Trial<'_>,
         tally: &mut Tally,
         unmatched: &mut Vec<u32>,
     ) -> BinaryHeap<Pending> {
@@ -319,7 +379,7 @@ impl Index {
             }
             let mut c = c;
             loop {
-                match self.try_candidate(c, query, norm, chars) {
+                match self.try_candidate(c, trial) {
                     Tried::Match(v) => tally.add(v),
                     Tried::Part(part) => {
                         c = part;
@@ -337,48 +397,42 @@ impl Index {
         BinaryHeap::from(undecided)
     }
 
-    /// Tries candidate `c` on `norm`: whole while that is possible, else
+    /// Tries candidate `c` on the text: whole while that is possible, else
     /// within it.
-    fn try_candidate(&self, mut c: Pending, query: &Query, norm: &str, chars: usize) -> Tried {
+    fn try_candidate(&self, mut c: Pending, trial: &mut Trial<'_>) -> Tried {
         let pid = c.pattern();
-        if !c.checked && !query.holds(self.words_of(pid)) {
+        if !c.checked && !trial.query.holds(self.words_of(pid)) {
             return Tried::Lacking;
         }
         if c.whole {
-            if let Some(v) = self.whole(pid, norm, chars) {
-                return Tried::Match(v);
+            if let Some(f) = trial.matched(self, pid, true) {
+                return Tried::Match(verdict(pid, f, trial.chars, true));
             }
             c.whole = false;
             c.checked = true;
-            c.bound = rank(part_score(c.literal, chars), pid);
+            c.bound = rank(part_score(c.literal, trial.chars), pid);
             return Tried::Part(c);
         }
-        match c.joined.then(|| self.part(pid, norm, chars)).flatten() {
-            Some(v) => Tried::Match(v),
+        match c.joined.then(|| trial.matched(self, pid, false)).flatten() {
+            Some(f) => Tried::Match(verdict(pid, f, trial.chars, false)),
             None => Tried::Unmatched(pid),
         }
     }
+}
 
-    /// Pattern `pid` matched against the whole of `norm`.
-    fn whole(&self, pid: u32, norm: &str, chars: usize) -> Option<Verdict> {
-        let f = self.pattern(pid as usize).full(norm)?;
-        Some(Verdict {
-            pattern: pid,
-            score: whole_score(f.literal, chars),
-            found: Some(f),
-            evidence: Evidence::Template,
-        })
-    }
-
-    /// Pattern `pid` matched against a part of `norm`.
-    fn part(&self, pid: u32, norm: &str, chars: usize) -> Option<Verdict> {
-        let f = self.pattern(pid as usize).within(norm)?;
-        Some(Verdict {
-            pattern: pid,
-            score: part_score(f.literal, chars),
-            found: Some(f),
-            evidence: Evidence::TemplatePart,
-        })
+/// The verdict of a match of pattern `pid` in a text of `chars`
+/// characters: of the whole text, or of a part of it.
+fn verdict(pid: u32, found: Found, chars: usize, whole: bool) -> Verdict {
+    let (score, evidence) = if whole {
+        (whole_score(found.literal, chars), Evidence::Template)
+    } else {
+        (part_score(found.literal, chars), Evidence::TemplatePart)
+    };
+    Verdict {
+        pattern: pid,
+        score,
+        found: Some(found),
+        evidence,
     }
 }
 
@@ -430,12 +484,14 @@ mod tests {
         s
     }
 
+    /// Entry `i` of a text: its holes named after `i` (one text, three
+    /// names: templates of the same shape).
     fn entry(i: usize, text: &str) -> MatchEntry {
         let mut template = Template::new();
         for (k, part) in text.split("{}").enumerate() {
             if k > 0 {
                 template.push_hole(Hole {
-                    arg: String::new(),
+                    arg: ["", "x", "y"][i % 3].into(),
                     spec: String::new(),
                 });
             }
@@ -463,7 +519,7 @@ mod tests {
 
     /// The verdicts with every candidate tried and resemblance given every
     /// unmatched template, as a scan of the candidates gives them.
-    fn scanned(index: &Index, norm: &str, chars: usize) -> Vec<(u32, u64, Evidence)> {
+    fn scanned(index: &Index, norm: &str, chars: usize) -> Vec<Compared> {
         let query = Query::new(norm);
         let (mut verdicts, mut unmatched) = (Vec::new(), Vec::new());
         for w in &query.words {
@@ -472,10 +528,9 @@ mod tests {
                 if f.literal() == 0 || !query.holds(index.words_of(pid)) {
                     continue;
                 }
-                match index
-                    .whole(pid, norm, chars)
-                    .or_else(|| index.part(pid, norm, chars))
-                {
+                let p = index.pattern(pid as usize);
+                let whole = p.full(norm).map(|f| verdict(pid, f, chars, true));
+                match whole.or_else(|| p.within(norm).map(|f| verdict(pid, f, chars, false))) {
                     Some(v) => verdicts.push(v),
                     None => unmatched.push(pid),
                 }
@@ -486,10 +541,21 @@ mod tests {
         }
         verdicts.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.pattern.cmp(&b.pattern)));
         verdicts.truncate(MAX_TEMPLATES);
-        verdicts
-            .iter()
-            .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
-            .collect()
+        verdicts.iter().map(compared).collect()
+    }
+
+    /// What two verdicts must agree on: the template, the score, the
+    /// evidence and the spans matched.
+    type Compared = (
+        u32,
+        u64,
+        Evidence,
+        Option<(usize, usize, Vec<(usize, usize)>)>,
+    );
+
+    fn compared(v: &Verdict) -> Compared {
+        let found = v.found.as_ref().map(|f| (f.start, f.end, f.spans.clone()));
+        (v.pattern, v.score.to_bits(), v.evidence, found)
     }
 
     #[test]
@@ -517,6 +583,12 @@ mod tests {
             })
             .collect();
         let index = Index::build(errors, Vec::new());
+        // Many templates share a shape with another (differing only in
+        // their holes' names): each shape is matched once per text.
+        let shared = (1..index.templates())
+            .filter(|&p| (0..p).any(|q| index.pattern(q).same_shape(index.pattern(p))))
+            .count();
+        assert!(shared > 20, "{shared}");
         let (mut resembled, mut strong) = (0, 0);
         for q in 0..300 {
             let n = 2 + rng.below(12);
@@ -527,10 +599,10 @@ mod tests {
             let norm = crate::pattern::normalize(&text);
             let chars = norm.chars().count().max(1);
             let want = scanned(&index, &norm, chars);
-            let got: Vec<(u32, u64, Evidence)> = index
+            let got: Vec<Compared> = index
                 .verdicts(&norm, chars, &[])
                 .iter()
-                .map(|v| (v.pattern, v.score.to_bits(), v.evidence))
+                .map(compared)
                 .collect();
             assert_eq!(got, want, "{norm}");
             resembled += usize::from(want.iter().any(|v| v.2 == Evidence::Resemblance));
