@@ -6,6 +6,7 @@
 
 pub mod fmt;
 pub mod literal;
+mod module_tree;
 mod resolve;
 mod rust;
 
@@ -15,6 +16,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 pub use errdex_model::{Extraction, SiteEvidence};
+pub use module_tree::ModDecl;
 pub use resolve::resolve;
 pub use rust::RustExtractor;
 
@@ -95,6 +97,13 @@ pub struct FileExtraction {
     pub module_root: String,
     /// This file's module path.
     pub module_path: Vec<String>,
+    /// This file's path in the snapshot.
+    #[serde(default)]
+    pub path: String,
+    /// The out-of-line modules it declares (`mod name;`), also those
+    /// written inside macros (`cfg_if!`).
+    #[serde(default)]
+    pub mods: Vec<ModDecl>,
     /// `#[should_panic(expected = ..)]` tests.
     pub should_panic: Vec<Evidence>,
     /// Doc comments of fns (with `# Panics`/`# Errors` sections split out).

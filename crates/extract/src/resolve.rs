@@ -101,8 +101,11 @@ fn nest_derived(
     out
 }
 
-/// Resolves per-file extractions into one snapshot's sites.
+/// Resolves per-file extractions into one snapshot's sites. Files only
+/// documentation builds compile (see [`crate::module_tree`]) yield none.
 pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> Extraction {
+    let read = files.len();
+    let files = compiled_files(files);
     let error_types: HashSet<&str> = files
         .iter()
         .flat_map(|f| f.error_types.iter().map(String::as_str))
@@ -244,10 +247,27 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             .iter()
             .flat_map(|f| f.literals.iter().cloned())
             .collect(),
-        files: files.len(),
+        files: read,
         syntax_errors: files.iter().map(|f| f.syntax_errors).sum(),
         sites,
     }
+}
+
+/// The files a program build may compile: those only documentation builds
+/// compile are left out.
+fn compiled_files(mut files: Vec<FileExtraction>) -> Vec<FileExtraction> {
+    let docs_only: HashSet<String> = {
+        let view: Vec<(&str, &[crate::ModDecl])> = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.mods.as_slice()))
+            .collect();
+        crate::module_tree::docs_only(&view)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+    };
+    files.retain(|f| !docs_only.contains(&f.path));
+    files
 }
 
 /// Replaces holes that print a message constant by the constant's text.

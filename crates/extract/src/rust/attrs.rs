@@ -11,6 +11,11 @@ pub struct Attrs<'t> {
     pub test_fn: bool,
     /// `#[cfg(test)]` or `#[cfg(all(test, ..))]`.
     pub cfg_test: bool,
+    /// `#[cfg(doc)]`, `#[cfg(docsrs)]` or `#[cfg(all(docsrs, ..))]`: only
+    /// documentation builds compile the item.
+    pub cfg_docs: bool,
+    /// `#[path = ".."]` of a module.
+    pub path: Option<String>,
     /// `#[track_caller]`, also under `cfg_attr`.
     pub track_caller: bool,
     /// `#[should_panic]`, with its `expected` text when given.
@@ -104,6 +109,13 @@ impl<'t> Attrs<'t> {
                 {
                     self.cfg_test = true;
                 }
+                self.cfg_docs |= docs_only_cfg(&compact);
+            }
+            "path" => {
+                self.path = attr
+                    .child_by_field_name("value")
+                    .and_then(|v| v.utf8_text(src).ok())
+                    .and_then(literal::decode);
             }
             "derive" => {
                 self.derive_error |= has_word(args_text, "Error");
@@ -127,6 +139,17 @@ impl<'t> Attrs<'t> {
             _ => {}
         }
     }
+}
+
+/// Whether a `cfg(..)` predicate (without spaces, parenthesised) holds
+/// only in documentation builds: `doc` or `docsrs`, alone or required by
+/// an `all(..)`.
+fn docs_only_cfg(compact: &str) -> bool {
+    matches!(compact, "(doc)" | "(docsrs)")
+        || (compact.starts_with("(all(")
+            && (has_word(compact, "doc") || has_word(compact, "docsrs"))
+            && !compact.contains("not(doc")
+            && !compact.contains("any("))
 }
 
 /// True when `word` stands in `s` as a whole identifier.
@@ -185,6 +208,30 @@ pub fn doc_sections(doc: &str) -> (String, Option<String>, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_doc_and_docsrs_cfgs_are_documentation_builds() {
+        for cfg in [
+            "(doc)",
+            "(docsrs)",
+            "(all(docsrs,unix))",
+            "(all(doc,feature=\"x\"))",
+        ] {
+            assert!(docs_only_cfg(cfg), "{cfg}");
+        }
+        // `any()` is never true either, but crates write `#[cfg(any())]
+        // mod x;` so that rustfmt sees files a macro declares (sysinfo).
+        for cfg in [
+            "(test)",
+            "(not(docsrs))",
+            "(any(docsrs,unix))",
+            "(all(unix,not(doc)))",
+            "(any())",
+            "(documentation)",
+        ] {
+            assert!(!docs_only_cfg(cfg), "{cfg}");
+        }
+    }
 
     #[test]
     fn splits_doc_sections() {

@@ -2,6 +2,7 @@
 //! `compile_error!`, `write!` in `Display` impls, format arguments, and
 //! crate-local `macro_rules!` definitions and calls.
 
+use super::attrs::Attrs;
 use super::scope::Frame;
 use super::tokens::{self, Arg};
 use super::{Walker, STRINGIFY};
@@ -125,8 +126,37 @@ impl<'a> Walker<'a> {
             self.record_macro_call(node, report, &name, &args);
         }
         self.record_token_literals(tt);
+        self.declare_token_modules(tt);
         // Code passed to the macro (format arguments, wrapped items).
         self.reparse(tt);
+    }
+
+    /// Declares the modules written as `mod name;` among a token tree's
+    /// tokens (`cfg_if! { if #[cfg(unix)] { mod unix; } }`, a macro's
+    /// body), whatever `cfg` is around them: a file they name is compiled
+    /// for some program.
+    fn declare_token_modules(&mut self, tt: Node) {
+        let mut stack = vec![tt];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            let children: Vec<Node> = n.children(&mut c).collect();
+            for (i, child) in children.iter().enumerate() {
+                if child.kind() == "token_tree" {
+                    stack.push(*child);
+                    continue;
+                }
+                let (Some(name), Some(end)) = (children.get(i + 1), children.get(i + 2)) else {
+                    continue;
+                };
+                if self.text(*child) == "mod"
+                    && name.kind() == "identifier"
+                    && self.text(*end) == ";"
+                {
+                    let name = self.text(*name).to_string();
+                    self.declare_module(name, &Attrs::default());
+                }
+            }
+        }
     }
 
     /// Records the string literals among a token tree's tokens.
@@ -441,6 +471,7 @@ impl<'a> Walker<'a> {
         self.frames.push(frame);
         for rule in rules {
             if let Some(right) = rule.child_by_field_name("right") {
+                self.declare_token_modules(right);
                 self.reparse(right);
             }
         }

@@ -213,6 +213,7 @@ impl<'a> Walker<'a> {
             parser,
             out: FileExtraction {
                 module_path,
+                path: file.path.clone(),
                 module_root: scope::module_root(&file.path),
                 ..FileExtraction::default()
             },
@@ -258,6 +259,40 @@ impl<'a> Walker<'a> {
                 .map(|f| f.name.as_str()),
         );
         parts.join("::")
+    }
+
+    /// An out-of-line module (`mod name;`): where its file is, whether
+    /// only documentation builds compile it, whether it is test code.
+    pub(super) fn declare_module(&mut self, name: String, attrs: &Attrs) {
+        self.out.mods.push(crate::ModDecl {
+            inline: self.inline_modules(),
+            name: name.clone(),
+            path: attrs.path.clone(),
+            docs_only: attrs.cfg_docs,
+        });
+        if attrs.cfg_test || self.in_test() {
+            let mut path = self.out.module_path.clone();
+            path.extend(
+                self.frames
+                    .iter()
+                    .filter(|f| !f.name.is_empty())
+                    .map(|f| f.name.clone()),
+            );
+            path.push(name);
+            self.out
+                .test_modules
+                .push(format!("{}#{}", self.out.module_root, path.join("::")));
+        }
+    }
+
+    /// The inline modules around the current node (a macro's body expands
+    /// where it is called: its frames are not modules).
+    fn inline_modules(&self) -> Vec<String> {
+        self.frames
+            .iter()
+            .filter(|f| f.module)
+            .map(|f| f.name.clone())
+            .collect()
     }
 
     pub(crate) fn in_test(&self) -> bool {
@@ -430,23 +465,12 @@ impl<'a> Walker<'a> {
                 if node.child_by_field_name("body").is_some() {
                     let mut frame = Frame::named(&name);
                     frame.test = attrs.cfg_test;
+                    frame.module = true;
                     self.frames.push(frame);
                     self.visit_children(node);
                     self.frames.pop();
-                } else if attrs.cfg_test || self.in_test() {
-                    let mut path = self.out.module_path.clone();
-                    path.extend(
-                        self.frames
-                            .iter()
-                            .filter(|f| !f.name.is_empty())
-                            .map(|f| f.name.clone()),
-                    );
-                    path.push(name);
-                    self.out.test_modules.push(format!(
-                        "{}#{}",
-                        self.out.module_root,
-                        path.join("::")
-                    ));
+                } else {
+                    self.declare_module(name, &attrs);
                 }
             }
             "impl_item" => self.visit_impl(node, test),

@@ -25,6 +25,8 @@ pub struct Frame {
     pub track_caller: bool,
     /// A fn (not a module, impl, or region).
     pub is_fn: bool,
+    /// An inline module (`mod name { .. }`).
+    pub module: bool,
     /// The fn's lines and end byte.
     pub start_line: u32,
     /// Last line of the fn.
