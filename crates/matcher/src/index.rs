@@ -329,12 +329,41 @@ impl Index {
 
     /// Adds what each snapshot depends on (by row id): a layer printed
     /// inside another comes from the same snapshot or one of its
-    /// dependencies.
+    /// dependencies. A crate's dependents are counted through the indexed
+    /// crates' own dependencies too: code that runs on `serde` runs on
+    /// `serde_core`, which `serde` depends on.
     pub fn with_dependencies(mut self, deps: HashMap<i64, Vec<String>>) -> Self {
-        self.dependents.clear();
-        for name in deps.values().flatten() {
-            *self.dependents.entry(name.clone()).or_default() += 1;
+        let crate_of: HashMap<i64, String> = self
+            .snapshots
+            .iter()
+            .map(|((repo, _), id)| (*id, crate_name(repo)))
+            .collect();
+        // Crate → what any of its indexed snapshots depends on.
+        let mut graph: HashMap<&str, std::collections::BTreeSet<&str>> = HashMap::new();
+        for (id, d) in &deps {
+            if let Some(name) = crate_of.get(id) {
+                graph
+                    .entry(name.as_str())
+                    .or_default()
+                    .extend(d.iter().map(String::as_str));
+            }
         }
+        let mut dependents: HashMap<String, u32> = HashMap::new();
+        for (id, direct) in &deps {
+            let own = crate_of.get(id).map(String::as_str);
+            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            let mut stack: Vec<&str> = direct.iter().map(String::as_str).collect();
+            while let Some(name) = stack.pop() {
+                if Some(name) == own || !seen.insert(name) {
+                    continue;
+                }
+                stack.extend(graph.get(name).into_iter().flatten().copied());
+            }
+            for name in seen {
+                *dependents.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        self.dependents = dependents;
         self.deps = deps;
         self
     }

@@ -297,3 +297,33 @@ fn a_version_published_after_the_pastes_timestamps_did_not_print_it() {
     let x = ix.explain(&paste("2026-01-02"));
     assert_eq!(x.matches[0].revision, "0.3.22");
 }
+
+#[test]
+fn of_equal_texts_the_crate_more_code_runs_on_through_dependencies_leads() {
+    // serde carries serde_core's text (a copy it re-exports); two apps
+    // depend on serde only, but run serde_core's code through it.
+    let text = "missing field `name`";
+    let ix = index(
+        vec![
+            error("crate:serde", 1, Kind::Display, "missing field `{}`", 290),
+            error(
+                "crate:serde_core",
+                2,
+                Kind::Display,
+                "missing field `{}`",
+                290,
+            ),
+            error("crate:app_a", 3, Kind::Display, "app a failed", 1),
+            error("crate:app_b", 4, Kind::Display, "app b failed", 1),
+        ],
+        &[
+            (1, &["serde_core"]),
+            (2, &[]),
+            (3, &["serde"]),
+            (4, &["serde"]),
+        ],
+    );
+    assert_eq!(ix.dependents_of("crate:serde"), 2);
+    assert_eq!(ix.dependents_of("crate:serde_core"), 3);
+    assert_eq!(ix.explain(text).matches[0].repo, "crate:serde_core");
+}
