@@ -49,7 +49,10 @@ fn patterns() -> &'static Patterns {
             r"^(?:[A-Za-z0-9_]+__)?([A-Za-z][A-Za-z0-9_-]*?)-(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$",
         )
         .expect("valid regex"),
-        in_file_on_line: Regex::new(r"\bin file (.+?\.rs),? (?:on|at) line (\d+)")
+        // `in file X on line N` (a hook's report), also quoted and after
+        // the words that begin the sentence (human-panic's `Panic occurred
+        // in file '/…/policy.rs' at line 95`).
+        in_file_on_line: Regex::new(r#"\bin file ['"`]?(.+?\.rs)['"`]?,? (?:on|at) line (\d+)"#)
             .expect("valid regex"),
     })
 }
@@ -102,13 +105,12 @@ pub fn at(path: &str, line: u32, column: Option<u32>) -> Location {
 }
 
 /// The line is a location and nothing else (what a hook prints on a line
-/// of its own, or what a user quotes).
+/// of its own, or what a user quotes), or a sentence ending in one
+/// (human-panic's `Panic occurred in file '…/policy.rs' at line 95`).
 pub fn alone(line: &str) -> Option<Location> {
     let t = line.trim().trim_end_matches('.');
     if let Some(c) = patterns().in_file_on_line.captures(t) {
-        if c.get(0)
-            .is_some_and(|m| m.start() == 0 && m.end() == t.len())
-        {
+        if c.get(0).is_some_and(|m| m.end() == t.len()) {
             return Some(at(&c[1], c[2].parse().ok()?, None));
         }
     }
@@ -205,6 +207,13 @@ mod tests {
         assert_eq!((l.line, l.registry.unwrap().name.as_str()), (79, "hyper"));
         assert!(alone("biome_js_parser-0.5.7/src/syntax/typescript/statement.rs:241:14").is_some());
         assert!(alone("see src/lib.rs:3 for more").is_none());
+        let l = alone("Panic occurred in file '/Users/s/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/typos-cli-1.38.1/src/policy.rs' at line 95").unwrap();
+        let r = l.registry.unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.path.as_str(), l.line),
+            ("typos-cli", "src/policy.rs", 95)
+        );
+        assert!(alone("Panic occurred in file 'src/main.rs' at line 4 of the run").is_none());
         let l = alone("[snip]/scoped-tls-1.0.0/src/lib.rs:168:9").unwrap();
         assert_eq!(
             (l.registry.unwrap().version.as_str(), l.line),
