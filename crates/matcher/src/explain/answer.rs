@@ -105,6 +105,14 @@ impl Query<'_> {
                     || k.evidence.contains(&Evidence::Template)
             })
         };
+        // Of messages at the same layer, a whole template (or a location)
+        // is stronger than a template matching a part of its message.
+        let entire = |l: &Local| {
+            l.answer.is_some_and(|a| {
+                let k = &l.matches[a];
+                k.evidence.contains(&Evidence::Template) || k.evidence.contains(&Evidence::Location)
+            })
+        };
         // One report is about one library: of messages at the same layer,
         // one answered in the crate that answers the most messages leads.
         fn repo(l: &Local) -> Option<&str> {
@@ -137,6 +145,7 @@ impl Query<'_> {
                 .then(ended(b).cmp(&ended(a)))
                 .then(whole(lb).cmp(&whole(la)))
                 .then(messages[b].layer.cmp(&messages[a].layer))
+                .then(entire(lb).cmp(&entire(la)))
                 .then(support(lb).cmp(&support(la)))
                 .then(answer_score(lb).total_cmp(&answer_score(la)))
                 .then(a.cmp(&b))

@@ -327,3 +327,26 @@ fn of_equal_texts_the_crate_more_code_runs_on_through_dependencies_leads() {
     assert_eq!(ix.dependents_of("crate:serde_core"), 3);
     assert_eq!(ix.explain(text).matches[0].repo, "crate:serde_core");
 }
+
+#[test]
+fn of_messages_at_one_layer_a_whole_template_leads_a_part_of_one() {
+    // openssl-sys's build report: its message whole, then `$HOST = ..`
+    // lines whose value a crate's literal also holds (cc's target table).
+    let ix = index(
+        vec![
+            error(
+                "crate:sysprobe",
+                1,
+                Kind::Panic,
+                "could not find the {} library on this system",
+                10,
+            ),
+            error("crate:cc", 2, Kind::Display, "x86_64-unknown-linux-gnu", 20),
+        ],
+        &[(1, &[]), (2, &[])],
+    );
+    let x = ix.explain(
+        "could not find the ssl library on this system\n\n$HOST = x86_64-unknown-linux-gnu\n$TARGET = x86_64-unknown-linux-gnu\n$BUILD = x86_64-unknown-linux-gnu\n",
+    );
+    assert_eq!(x.matches[0].repo, "crate:sysprobe");
+}
