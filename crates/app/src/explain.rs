@@ -71,10 +71,10 @@ impl Db {
     pub fn matcher(&self, only: Option<&[(String, String)]>) -> Result<Matcher> {
         let started = Instant::now();
         let (index, built) = match only {
-            Some(_) => (
-                Index::from_data(self.catalog.match_data(only)?),
-                "for the lock file",
-            ),
+            Some(only) => match self.locked_explain_index(only)? {
+                (index, Obtained::Opened) => (index, "for the lock file, from its file"),
+                (index, Obtained::Rebuilt) => (index, "for the lock file"),
+            },
             None => match self.explain_index()? {
                 (index, Obtained::Opened) => (index, "from its file"),
                 (index, Obtained::Rebuilt) => (index, "from the catalogue"),

@@ -6,7 +6,9 @@
 //! rebuilt from the catalogue and saved (atomically) for the next start.
 //! `errdex index` refreshes a SQLite catalogue's after writing snapshots
 //! (a PostgreSQL catalogue's is rebuilt by the node that next reads it, not
-//! by every worker that writes).
+//! by every worker that writes). `explain --lock` keeps the index of the
+//! lock file's packages beside it (`CATALOGUE.lock-HASH.xidx`, HASH naming
+//! the packages), rebuilt when the catalogue changes.
 
 use crate::{Db, Result};
 use errdex_catalog::Location;
@@ -46,16 +48,36 @@ impl Db {
         }
     }
 
+    /// Where the index of only the packages `only` names is kept: the
+    /// catalogue's index path with `.lock-HASH` before `.xidx`.
+    fn locked_index_path(&self, only: &[(String, String)]) -> PathBuf {
+        let path = self.explain_index_path();
+        let stem = path.with_extension("");
+        let mut name = stem.into_os_string();
+        name.push(format!(".lock-{}.xidx", packages_hash(only)));
+        PathBuf::from(name)
+    }
+
     /// The catalogue state an index must have been built from: this
     /// catalogue (its canonical path, or its URL) and its snapshot set.
     fn explain_index_key(&self) -> Result<Key> {
-        let identity = match &self.location {
+        self.index_key(None)
+    }
+
+    /// [`Db::explain_index_key`] of the index of only the packages a hash
+    /// names (`lock`), when given.
+    fn index_key(&self, lock: Option<&str>) -> Result<Key> {
+        let mut identity = match &self.location {
             Location::Sqlite(path) => std::fs::canonicalize(path)
                 .unwrap_or_else(|_| path.clone())
                 .to_string_lossy()
                 .into_owned(),
             Location::Postgres(url) => url.to_string(),
         };
+        if let Some(hash) = lock {
+            identity.push_str("#lock-");
+            identity.push_str(hash);
+        }
         Ok(Key::new(&identity, &self.catalog.snapshots_state()?))
     }
 
@@ -76,6 +98,27 @@ impl Db {
             }
         }
         Ok((self.save_explain_index(key)?, Obtained::Rebuilt))
+    }
+
+    /// The index of only the packages `only` names (a lock file's): opened
+    /// from its file when built from the catalogue's current snapshots,
+    /// else built from them and saved for the next `explain --lock`.
+    pub(crate) fn locked_explain_index(
+        &self,
+        only: &[(String, String)],
+    ) -> Result<(Index, Obtained)> {
+        let path = self.locked_index_path(only);
+        let key = self.index_key(Some(&packages_hash(only)))?;
+        match Index::open(&path, &key) {
+            Ok(index) => return Ok((index, Obtained::Opened)),
+            Err(OpenError::Missing) => {}
+            Err(e) => tracing::info!(path = %path.display(), "{e}: rebuilding it"),
+        }
+        let index = Index::from_data(self.catalog.match_data(Some(only))?);
+        if let Err(e) = index.save(&path, &key) {
+            tracing::warn!(path = %path.display(), "{e}");
+        }
+        Ok((index, Obtained::Rebuilt))
     }
 
     /// Rebuilds the persisted explain index from the catalogue (after
@@ -108,4 +151,21 @@ impl Db {
         }
         Ok(index)
     }
+}
+
+/// A short hash of a set of packages (in any order).
+fn packages_hash(only: &[(String, String)]) -> String {
+    let mut sorted: Vec<&(String, String)> = only.iter().collect();
+    sorted.sort();
+    let mut h = Sha256::new();
+    for (repo, rev) in sorted {
+        h.update(repo.as_bytes());
+        h.update([0]);
+        h.update(rev.as_bytes());
+        h.update([0]);
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
