@@ -105,6 +105,31 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         !revisions.is_empty() && revisions.iter().all(|r| *r == "1.0.26" || *r == "2.2.0"),
         "{revisions:?}"
     );
+    assert_eq!(locked["index"]["built"], "for the lock file");
+    // The lock's index was kept beside the catalogue: the next question
+    // with that lock opens it and is answered alike.
+    let again = |db: &Path| -> Value {
+        serde_json::from_slice(
+            &errdex(db)
+                .args(["explain", "--json", "--lock"])
+                .arg(app.join("Cargo.lock"))
+                .arg(msg)
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap()
+    };
+    let opened = again(&db);
+    assert_eq!(opened["index"]["built"], "for the lock file, from its file");
+    assert_eq!(opened["matches"], locked["matches"]);
+    // A catalogue that changed makes it stale: built again.
+    let out = errdex(&db)
+        .args(["index", "crate:semver@1.0.24"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(again(&db)["index"]["built"], "for the lock file");
 
     // A lock file that is not one is a one-line error.
     std::fs::write(tmp.path().join("bad.lock"), "not a lock [[[").unwrap();
