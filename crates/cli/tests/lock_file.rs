@@ -85,16 +85,19 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         revisions.contains(&"1.0.25") && revisions.contains(&"1.0.26"),
         "{revisions:?}"
     );
-    let locked: Value = serde_json::from_slice(
-        &errdex(&db)
-            .args(["explain", "--json", "--lock"])
-            .arg(app.join("Cargo.lock"))
-            .arg(msg)
-            .output()
-            .unwrap()
-            .stdout,
-    )
-    .unwrap();
+    let explain_locked = |db: &Path| -> Value {
+        serde_json::from_slice(
+            &errdex(db)
+                .args(["explain", "--json", "--lock"])
+                .arg(app.join("Cargo.lock"))
+                .arg(msg)
+                .output()
+                .unwrap()
+                .stdout,
+        )
+        .unwrap()
+    };
+    let locked = explain_locked(&db);
     let revisions: Vec<&str> = locked["matches"]
         .as_array()
         .unwrap()
@@ -108,19 +111,7 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
     assert_eq!(locked["index"]["built"], "for the lock file");
     // The lock's index was kept beside the catalogue: the next question
     // with that lock opens it and is answered alike.
-    let again = |db: &Path| -> Value {
-        serde_json::from_slice(
-            &errdex(db)
-                .args(["explain", "--json", "--lock"])
-                .arg(app.join("Cargo.lock"))
-                .arg(msg)
-                .output()
-                .unwrap()
-                .stdout,
-        )
-        .unwrap()
-    };
-    let opened = again(&db);
+    let opened = explain_locked(&db);
     assert_eq!(opened["index"]["built"], "for the lock file, from its file");
     assert_eq!(opened["matches"], locked["matches"]);
     // A catalogue that changed makes it stale: built again.
@@ -129,7 +120,7 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
         .output()
         .unwrap();
     assert!(out.status.success());
-    assert_eq!(again(&db)["index"]["built"], "for the lock file");
+    assert_eq!(explain_locked(&db)["index"]["built"], "for the lock file");
 
     // A lock file that is not one is a one-line error.
     std::fs::write(tmp.path().join("bad.lock"), "not a lock [[[").unwrap();
