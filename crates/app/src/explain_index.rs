@@ -48,13 +48,13 @@ impl Db {
         }
     }
 
-    /// Where the index of only the packages `only` names is kept: the
+    /// Where the index of only the packages `hash` names is kept: the
     /// catalogue's index path with `.lock-HASH` before `.xidx`.
-    fn locked_index_path(&self, only: &[(String, String)]) -> PathBuf {
+    fn locked_index_path(&self, hash: &str) -> PathBuf {
         let path = self.explain_index_path();
         let stem = path.with_extension("");
         let mut name = stem.into_os_string();
-        name.push(format!(".lock-{}.xidx", packages_hash(only)));
+        name.push(format!(".lock-{hash}.xidx"));
         PathBuf::from(name)
     }
 
@@ -107,8 +107,9 @@ impl Db {
         &self,
         only: &[(String, String)],
     ) -> Result<(Index, Obtained)> {
-        let path = self.locked_index_path(only);
-        let key = self.index_key(Some(&packages_hash(only)))?;
+        let hash = packages_hash(only);
+        let path = self.locked_index_path(&hash);
+        let key = self.index_key(Some(&hash))?;
         match Index::open(&path, &key) {
             Ok(index) => return Ok((index, Obtained::Opened)),
             Err(OpenError::Missing) => {}
