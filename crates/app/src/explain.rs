@@ -33,8 +33,10 @@ pub fn read_pasted(bytes: &[u8]) -> Result<Pasted> {
 /// How the index was made (part of the explain record).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct IndexInfo {
-    /// `from its file` (the persisted index, mapped), `from the catalogue`
-    /// (rebuilt, and saved for the next start) or `for the lock file`.
+    /// `from its file` (the persisted index, mapped), `from its file and
+    /// the snapshots indexed since` (those laid on it as a delta), `from
+    /// the catalogue` (rebuilt, and saved for the next start) or `for the
+    /// lock file`.
     pub built: &'static str,
     /// Distinct templates.
     pub templates: usize,
@@ -73,10 +75,13 @@ impl Db {
         let (index, built) = match only {
             Some(only) => match self.locked_explain_index(only)? {
                 (index, Obtained::Opened) => (index, "for the lock file, from its file"),
-                (index, Obtained::Rebuilt) => (index, "for the lock file"),
+                (index, _) => (index, "for the lock file"),
             },
             None => match self.explain_index()? {
                 (index, Obtained::Opened) => (index, "from its file"),
+                (index, Obtained::Layered) => {
+                    (index, "from its file and the snapshots indexed since")
+                }
                 (index, Obtained::Rebuilt) => (index, "from the catalogue"),
             },
         };

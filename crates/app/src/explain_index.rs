@@ -9,20 +9,41 @@
 //! by every worker that writes). `explain --lock` keeps the index of the
 //! lock file's packages beside it (`CATALOGUE.lock-HASH.xidx`, HASH naming
 //! the packages), rebuilt when the catalogue changes.
+//!
+//! A catalogue that grew since its file was saved is not rebuilt: the file
+//! is the base, and the snapshots indexed since are laid on it as a delta
+//! built from their data alone (see `errdex_match::Index::layered`), so
+//! adding a crate costs that crate. The base is rebuilt (merged) when the
+//! delta holds more than [`MAX_DELTA_SHARE`] of the catalogue's sites, or
+//! when a snapshot of the base was removed or indexed again.
 
 use crate::{Db, Result};
-use errdex_catalog::Location;
+use errdex_catalog::{Location, Member, Snapshots};
 use errdex_match::{Index, Key, OpenError};
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
+
+/// The share of the catalogue's sites a delta may hold; past it, the base
+/// is rebuilt with them (each rebuild then follows a growth of the
+/// catalogue by this share, so indexing crates one by one costs a bounded
+/// multiple of indexing them at once).
+pub const MAX_DELTA_SHARE: f64 = 0.1;
 
 /// How the index at hand was obtained.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Obtained {
     /// Mapped from its file.
     Opened,
+    /// Mapped from its file, with the snapshots indexed since laid on it.
+    Layered,
     /// Built from the catalogue (and saved, where the folder allows).
     Rebuilt,
+}
+
+/// The snapshots indexed since a base was saved, when a delta can hold
+/// them: those whose row id is above this one.
+struct Plan {
+    after: i64,
 }
 
 impl Db {
@@ -97,7 +118,33 @@ impl Db {
                 tracing::warn!(path = %path.display(), "{e}: rebuilding it from the catalogue");
             }
         }
+        if let Some((base, plan)) = self.base_index(&key)? {
+            let delta = Snapshots {
+                after: plan.after,
+                upto: i64::MAX,
+            };
+            let index = base.layered(self.catalog.match_data_between(delta)?);
+            return Ok((index, Obtained::Layered));
+        }
         Ok((self.save_explain_index(key)?, Obtained::Rebuilt))
+    }
+
+    /// The persisted index of this catalogue, built from fewer snapshots
+    /// than it has now, when the ones indexed since fit in a delta (see
+    /// [`MAX_DELTA_SHARE`]): every snapshot of the base is still there,
+    /// as it was indexed, and the new ones come after them.
+    fn base_index(&self, key: &Key) -> Result<Option<(Index, Plan)>> {
+        let path = self.explain_index_path();
+        let base = match Index::open_base(&path, key.catalogue) {
+            Ok(base) => base,
+            Err(OpenError::Missing) => return Ok(None),
+            Err(e) => {
+                tracing::info!(path = %path.display(), "{e}: rebuilding it");
+                return Ok(None);
+            }
+        };
+        let members = self.catalog.snapshot_members()?;
+        Ok(delta_plan(base.members(), &members).map(|plan| (base, plan)))
     }
 
     /// The index of only the packages `only` names (a lock file's): opened
@@ -122,10 +169,16 @@ impl Db {
         Ok((index, Obtained::Rebuilt))
     }
 
-    /// Rebuilds the persisted explain index from the catalogue (after
-    /// `errdex index` wrote snapshots, or when a query found it damaged).
+    /// Brings the persisted explain index up to date after `errdex index`
+    /// wrote snapshots: nothing to do while they fit in a delta on the
+    /// saved base (a reader lays them on it), else rebuilt.
     pub fn refresh_explain_index(&self) -> Result<()> {
-        self.rebuild_explain_index().map(drop)
+        let key = self.explain_index_key()?;
+        match Index::open(&self.explain_index_path(), &key) {
+            Ok(_) => Ok(()),
+            Err(_) if self.base_index(&key)?.is_some() => Ok(()),
+            Err(_) => self.save_explain_index(key).map(drop),
+        }
     }
 
     /// [`Db::refresh_explain_index`], keeping the index built in memory.
@@ -137,7 +190,15 @@ impl Db {
     /// Builds the index from the catalogue and saves it for `key`; a file
     /// that cannot be written is only warned about.
     fn save_explain_index(&self, key: Key) -> Result<Index> {
-        let index = Index::from_data(self.catalog.match_data(None)?);
+        // The members are read first, and the data of those alone: a
+        // snapshot written meanwhile is left to a delta, never counted twice.
+        let members = self.catalog.snapshot_members()?;
+        let upto = members.last().map_or(0, |m| m.id);
+        let data = self
+            .catalog
+            .match_data_between(Snapshots { after: i64::MIN, upto })?;
+        let index = Index::from_data(data)
+            .with_members(members.into_iter().map(|m| (m.id, m.indexed_at)).collect());
         let path = self.explain_index_path();
         if let Some(dir) = path
             .parent()
@@ -152,6 +213,29 @@ impl Db {
         }
         Ok(index)
     }
+}
+
+/// Whether the catalogue's snapshots `now` are a base's (`base`: row id
+/// and when indexed) and a delta of snapshots after them holding at most
+/// [`MAX_DELTA_SHARE`] of the sites.
+fn delta_plan(base: &[(i64, String)], now: &[Member]) -> Option<Plan> {
+    let after = base.iter().map(|m| m.0).max()?;
+    let current: std::collections::HashMap<i64, &str> =
+        now.iter().map(|m| (m.id, m.indexed_at.as_str())).collect();
+    if base
+        .iter()
+        .any(|(id, at)| current.get(id) != Some(&at.as_str()))
+    {
+        return None;
+    }
+    // A snapshot the base lacks among its own row ids is not a delta's.
+    let newer: Vec<&Member> = now.iter().filter(|m| m.id > after).collect();
+    if now.len() != base.len() + newer.len() {
+        return None;
+    }
+    let total: i64 = now.iter().map(|m| m.sites).sum();
+    let delta: i64 = newer.iter().map(|m| m.sites).sum();
+    (delta as f64 <= MAX_DELTA_SHARE * total as f64).then_some(Plan { after })
 }
 
 /// A short hash of a set of packages (in any order).

@@ -28,8 +28,8 @@ use std::path::Path;
 pub use blob::hash as content_hash;
 pub use changes::Changes;
 pub use location::{Location, PgUrl};
-pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow};
-pub use snapshot::{RunEntry, SnapshotRow, RULES_MODEL};
+pub use read::{Counts, ErrorDetail, ErrorSummary, EvidenceRow, RepoSummary, SiteRow, Snapshots};
+pub use snapshot::{Member, RunEntry, SnapshotRow, RULES_MODEL};
 pub use write::{SnapshotInput, WriteSummary};
 
 /// A catalogue error.

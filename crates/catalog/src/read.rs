@@ -407,6 +407,15 @@ impl Catalog {
     /// Every (error, snapshot) pair with its sites, for the matcher's index;
     /// `only` restricts to these `(repo, revision)` pairs.
     pub fn match_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<MatchEntry>> {
+        self.match_entries_in(only, Snapshots::ALL)
+    }
+
+    /// [`Catalog::match_entries`] of the snapshots in `range` alone.
+    fn match_entries_in(
+        &self,
+        only: Option<&[(String, String)]>,
+        range: Snapshots,
+    ) -> Result<Vec<MatchEntry>> {
         let mut out: Vec<MatchEntry> = Vec::new();
         let mut templates: std::collections::HashMap<String, Template> =
             std::collections::HashMap::new();
@@ -418,8 +427,9 @@ impl Catalog {
              JOIN snapshots sn ON sn.id = s.snapshot_id
              JOIN repos r ON r.id = sn.repo_id
              JOIN errors e ON e.id = s.error_id
+             WHERE sn.id > ?1 AND sn.id <= ?2
              ORDER BY sn.id, e.id, s.path, s.line",
-            args![],
+            args![range.after, range.upto],
             |r| {
             let id: String = r.get(0)?;
             let repo: String = r.get(1)?;
@@ -470,6 +480,23 @@ impl Catalog {
     }
 }
 
+/// Snapshots by row id: those after `after`, up to `upto` (both row ids).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Snapshots {
+    /// Row ids above this one.
+    pub after: i64,
+    /// Row ids up to this one.
+    pub upto: i64,
+}
+
+impl Snapshots {
+    /// Every snapshot.
+    pub const ALL: Snapshots = Snapshots {
+        after: i64::MIN,
+        upto: i64::MAX,
+    };
+}
+
 impl Catalog {
     /// Each snapshot's dependencies (by row id), where known.
     pub fn snapshot_deps(&self) -> Result<std::collections::HashMap<i64, Vec<String>>> {
@@ -492,9 +519,24 @@ impl Catalog {
     /// Everything the matcher's index is built from (optionally only
     /// `only`'s `(repo, revision)` pairs; dependencies of every snapshot).
     pub fn match_data(&self, only: Option<&[(String, String)]>) -> Result<MatchData> {
+        self.match_data_in(only, Snapshots::ALL)
+    }
+
+    /// [`Catalog::match_data`] of the snapshots in `range` (dependencies
+    /// and days of every snapshot): what a base index holds, or the delta
+    /// laid on it.
+    pub fn match_data_between(&self, range: Snapshots) -> Result<MatchData> {
+        self.match_data_in(None, range)
+    }
+
+    fn match_data_in(
+        &self,
+        only: Option<&[(String, String)]>,
+        range: Snapshots,
+    ) -> Result<MatchData> {
         Ok(MatchData {
-            errors: self.match_entries(only)?,
-            literals: self.literal_entries(only)?,
+            errors: self.match_entries_in(only, range)?,
+            literals: self.literal_entries_in(only, range)?,
             deps: self.snapshot_deps()?,
             dates: self.snapshot_dates()?,
         })
@@ -519,11 +561,23 @@ impl Catalog {
 
     /// Every free literal (optionally of `only`'s snapshots).
     pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
+        self.literal_entries_in(only, Snapshots::ALL)
+    }
+
+    /// [`Catalog::literal_entries`] of the snapshots in `range`, snapshot
+    /// after snapshot.
+    fn literal_entries_in(
+        &self,
+        only: Option<&[(String, String)]>,
+        range: Snapshots,
+    ) -> Result<Vec<LiteralEntry>> {
         let mut out = Vec::new();
         self.conn.query_each(
             "SELECT r.slug, sn.revision, sn.id, l.path, l.line, l.text, l.is_test
-             FROM literals l JOIN snapshots sn ON sn.id = l.snapshot_id JOIN repos r ON r.id = sn.repo_id",
-            args![],
+             FROM literals l JOIN snapshots sn ON sn.id = l.snapshot_id JOIN repos r ON r.id = sn.repo_id
+             WHERE sn.id > ?1 AND sn.id <= ?2
+             ORDER BY l.snapshot_id, l.path, l.line, l.col",
+            args![range.after, range.upto],
             |r| {
                 let row = LiteralEntry {
                     repo: r.get(0)?,

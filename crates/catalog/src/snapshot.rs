@@ -35,6 +35,17 @@ pub type RunEntry = (String, String, bool);
 /// The `model` of analyses made by rules alone, without a model.
 pub const RULES_MODEL: &str = "rules";
 
+/// A snapshot as the explain index's layers account for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Member {
+    /// Row id.
+    pub id: i64,
+    /// When it was indexed (a snapshot indexed again has a new time).
+    pub indexed_at: String,
+    /// Its sites.
+    pub sites: i64,
+}
+
 impl Catalog {
     /// The newest snapshot of `repo`.
     pub fn newest_snapshot(&self, repo: &str) -> Result<Option<SnapshotRow>> {
@@ -131,6 +142,25 @@ impl Catalog {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?;
         Ok(format!("{count}\t{newest_id}\t{newest_at}\t{sites}"))
+    }
+
+    /// Every snapshot: its row id, when it was indexed and its site count,
+    /// by row id.
+    pub fn snapshot_members(&self) -> Result<Vec<Member>> {
+        let mut out = Vec::new();
+        self.conn.query_each(
+            "SELECT id, indexed_at, site_count FROM snapshots ORDER BY id",
+            args![],
+            |r| {
+                out.push(Member {
+                    id: r.get(0)?,
+                    indexed_at: r.get(1)?,
+                    sites: r.get(2)?,
+                });
+                Ok(())
+            },
+        )?;
+        Ok(out)
     }
 
     /// The last whole-snapshot analysis run of `snapshot_id` with `model`:

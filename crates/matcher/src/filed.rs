@@ -100,6 +100,11 @@ impl Filed {
         }
     }
 
+    /// The same template filed as pattern `pattern`.
+    pub fn renumbered(self, pattern: u32) -> Filed {
+        Filed { pattern, ..self }
+    }
+
     /// The pattern.
     pub fn pattern(&self) -> u32 {
         self.pattern

@@ -4,9 +4,11 @@
 //! sites by file name and reported line for location evidence.
 
 use crate::filed::{Filed, Query};
+use crate::layered::Delta;
 use crate::pattern::Pattern;
 use crate::persist::Mapped;
 use errdex_model::{Kind, LiteralEntry, MatchData, MatchEntry, Piece, Template};
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
@@ -54,6 +56,10 @@ pub(crate) struct Built {
     /// Hashes of each pattern's whole words (lowercased): a message it
     /// matches contains them all, a check far cheaper than matching.
     pub pattern_words: Vec<Box<[u64]>>,
+    /// Each pattern's [`template_key`].
+    pub keys: Vec<u64>,
+    /// (key, pattern) pairs by key, to find a template by its key.
+    pub key_order: Vec<[u64; 2]>,
     /// (file name, reported line) → (entry, site index).
     pub by_line: HashMap<(String, u32), Vec<[u32; 2]>>,
 }
@@ -65,10 +71,113 @@ pub(crate) enum Store {
     Mapped(Box<Mapped>),
 }
 
+impl Store {
+    /// Number of entries.
+    fn entry_count(&self) -> usize {
+        match self {
+            Store::Built(b) => b.entries.len(),
+            Store::Mapped(m) => m.entry_count(),
+        }
+    }
+
+    /// Number of distinct templates.
+    fn pattern_count(&self) -> usize {
+        match self {
+            Store::Built(b) => b.compiled.len(),
+            Store::Mapped(m) => m.pattern_count(),
+        }
+    }
+
+    /// Number of free literals.
+    pub(crate) fn literal_count(&self) -> usize {
+        match self {
+            Store::Built(b) => b.literals.len(),
+            Store::Mapped(m) => m.literal_count(),
+        }
+    }
+
+    fn entry(&self, e: u32) -> &Entry {
+        match self {
+            Store::Built(b) => &b.entries[e as usize],
+            Store::Mapped(m) => m.entry(e),
+        }
+    }
+
+    pub(crate) fn compiled(&self, p: u32) -> &Compiled {
+        match self {
+            Store::Built(b) => &b.compiled[p as usize],
+            Store::Mapped(m) => m.compiled(p),
+        }
+    }
+
+    fn literal(&self, l: u32) -> &LiteralEntry {
+        match self {
+            Store::Built(b) => &b.literals[l as usize],
+            Store::Mapped(m) => m.literal(l),
+        }
+    }
+
+    fn sites_at(&self, file: &str, line: u32) -> &[[u32; 2]] {
+        match self {
+            Store::Built(b) => b
+                .by_line
+                .get(&(file.to_string(), line))
+                .map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.sites_at(file, line),
+        }
+    }
+
+    fn anchored(&self, word: &str) -> &[u32] {
+        match self {
+            Store::Built(b) => b.words.get(word).map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.anchored(word),
+        }
+    }
+
+    fn filed(&self, word: &str) -> &[Filed] {
+        match self {
+            Store::Built(b) => b.filed.get(word).map_or(&[], Vec::as_slice),
+            Store::Mapped(m) => m.filed(word),
+        }
+    }
+
+    fn anchor_count(&self, p: u32) -> usize {
+        match self {
+            Store::Built(b) => b.anchors[p as usize] as usize,
+            Store::Mapped(m) => m.anchor_count(p),
+        }
+    }
+
+    fn words_of(&self, p: u32) -> &[u64] {
+        match self {
+            Store::Built(b) => &b.pattern_words[p as usize],
+            Store::Mapped(m) => m.words_of(p),
+        }
+    }
+
+    /// The pattern whose [`template_key`] is `key`, if any.
+    pub(crate) fn pattern_by_key(&self, key: u64) -> Option<u32> {
+        match self {
+            Store::Built(b) => b
+                .key_order
+                .binary_search_by_key(&key, |kp| kp[0])
+                .ok()
+                .map(|i| b.key_order[i][1] as u32),
+            Store::Mapped(m) => m.pattern_by_key(key),
+        }
+    }
+}
+
 /// The index. Built once, or opened from its file; shared by every query
 /// (it is `Send + Sync`).
 pub struct Index {
+    /// The base: all of it, or what a file holds when a delta follows.
     pub(crate) store: Store,
+    /// The snapshots indexed since the base was saved, built in memory.
+    pub(crate) delta: Option<Box<Delta>>,
+    /// The snapshots the base was built from: (row id, when each was
+    /// indexed), as the catalogue recorded them.
+    pub(crate) members: Vec<(i64, String)>,
     /// (repo, revision) → snapshot row id, for locations in indexed code.
     pub(crate) snapshots: HashMap<(String, String), i64>,
     /// Snapshot row id → the crates it depends on, where known.
@@ -179,6 +288,41 @@ pub(crate) fn word_hash(w: &str) -> u64 {
     xxhash_rust::xxh3::xxh3_64(w.as_bytes())
 }
 
+/// A template's identity as a pattern (its pieces, and whether a `: {err:?}`
+/// may follow), the same in every process: a delta's template is found in
+/// its base by it.
+pub(crate) fn template_key(t: &Template, suffix: bool) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(&[u8::from(suffix)]);
+    for p in t.pieces() {
+        match p {
+            Piece::Lit(s) => {
+                h.update(&[0]);
+                h.update(s.as_bytes());
+            }
+            Piece::Hole(hole) => {
+                h.update(&[1]);
+                h.update(hole.arg.as_bytes());
+                h.update(&[0]);
+                h.update(hole.spec.as_bytes());
+            }
+        }
+        h.update(&[0xFF]);
+    }
+    h.digest()
+}
+
+/// The (key, pattern) pairs of patterns keyed `keys`, by key.
+pub(crate) fn key_order(keys: &[u64]) -> Vec<[u64; 2]> {
+    let mut order: Vec<[u64; 2]> = keys
+        .iter()
+        .enumerate()
+        .map(|(p, &k)| [k, p as u64])
+        .collect();
+    order.sort_unstable();
+    order
+}
+
 /// The file name of a path.
 pub(crate) fn file_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
@@ -193,10 +337,15 @@ impl Index {
         index
     }
 
-    /// Builds the index from catalogue entries and free literals.
+    /// Builds the index from catalogue entries and free literals. Patterns
+    /// are numbered in the order of their first use, snapshot after
+    /// snapshot (by row id), each snapshot's entries before its literals:
+    /// the numbering a base and a delta built apart give (see
+    /// [`Index::layered`]).
     pub fn build(errors: Vec<MatchEntry>, literals: Vec<LiteralEntry>) -> Self {
         let mut pattern_ids: HashMap<(Template, bool), u32> = HashMap::new();
         let mut compiled: Vec<Compiled> = Vec::new();
+        let mut keys: Vec<u64> = Vec::new();
         let mut by_line: HashMap<(String, u32), Vec<[u32; 2]>> = HashMap::new();
         let mut snapshots: HashMap<(String, String), i64> = HashMap::new();
         let mut add = |t: &Template, suffix: bool| {
@@ -206,6 +355,7 @@ impl Index {
                     entries: Vec::new(),
                     literals: Vec::new(),
                 });
+                keys.push(template_key(t, suffix));
                 (compiled.len() - 1) as u32
             })
         };
@@ -215,9 +365,56 @@ impl Index {
             .into_iter()
             .filter(|e| !(e.kind.is_debug_shape() && is_std_shape(&e.template.to_string())))
             .collect();
+        // Each free literal's template, or where a report finds it.
+        let mut reports = ReportLiterals::default();
+        let mut templates: Vec<Option<Template>> = Vec::with_capacity(literals.len());
+        for (i, l) in literals.iter().enumerate() {
+            let t = literal_template(&l.text);
+            // A format string of a few characters around holes (`{} or {}`)
+            // matches any text.
+            let has_hole = t.pieces().iter().any(|p| matches!(p, Piece::Hole(_)));
+            if has_hole && t.literal_len() < MIN_FORMAT_LITERAL {
+                if t.literal_len() > 0 {
+                    reports
+                        .short
+                        .entry(l.snapshot_id)
+                        .or_default()
+                        .push(i as u32);
+                }
+                templates.push(None);
+                continue;
+            }
+            // (compiled here only for the few multi-line format strings)
+            if has_hole && l.text.contains('\n') && Pattern::new(&t, false).whole_words().is_empty()
+            {
+                reports.layouts.push(i as u32);
+                templates.push(None);
+                continue;
+            }
+            templates.push(Some(t));
+        }
         let mut entries = Vec::with_capacity(errors.len());
         let mut filed: Vec<(u32, u32)> = Vec::with_capacity(errors.len());
-        for (i, error) in errors.into_iter().enumerate() {
+        let mut filed_literals = Vec::new();
+        let mut errors = errors.into_iter().peekable();
+        let mut literals_left = literals.iter().zip(templates).enumerate().peekable();
+        loop {
+            // The next entry, unless a literal of an earlier snapshot is due.
+            let literal_due = match (errors.peek(), literals_left.peek()) {
+                (None, None) => break,
+                (Some(e), Some((_, (l, _)))) => l.snapshot_id < e.snapshot_id,
+                (None, Some(_)) => true,
+                (Some(_), None) => false,
+            };
+            if literal_due {
+                let (i, (_, t)) = literals_left.next().expect("a literal was peeked");
+                if let Some(t) = t {
+                    filed_literals.push((add(&t, false), i as u32));
+                }
+                continue;
+            }
+            let error = errors.next().expect("an entry was peeked");
+            let i = entries.len();
             snapshots
                 .entry((error.repo.clone(), error.revision.clone()))
                 .or_insert(error.snapshot_id);
@@ -234,31 +431,6 @@ impl Index {
                 error,
                 pattern: pid as usize,
             });
-        }
-        let mut filed_literals = Vec::new();
-        let mut reports = ReportLiterals::default();
-        for (i, l) in literals.iter().enumerate() {
-            let t = literal_template(&l.text);
-            // A format string of a few characters around holes (`{} or {}`)
-            // matches any text.
-            let has_hole = t.pieces().iter().any(|p| matches!(p, Piece::Hole(_)));
-            if has_hole && t.literal_len() < MIN_FORMAT_LITERAL {
-                if t.literal_len() > 0 {
-                    reports
-                        .short
-                        .entry(l.snapshot_id)
-                        .or_default()
-                        .push(i as u32);
-                }
-                continue;
-            }
-            // (compiled here only for the few multi-line format strings)
-            if has_hole && l.text.contains('\n') && Pattern::new(&t, false).whole_words().is_empty()
-            {
-                reports.layouts.push(i as u32);
-                continue;
-            }
-            filed_literals.push((add(&t, false), i as u32));
         }
         for (pid, e) in filed {
             compiled[pid as usize].entries.push(e);
@@ -317,14 +489,31 @@ impl Index {
                 filed,
                 anchors,
                 pattern_words,
+                key_order: key_order(&keys),
+                keys,
                 by_line,
             })),
+            delta: None,
+            members: Vec::new(),
             snapshots,
             deps: HashMap::new(),
             dates: HashMap::new(),
             dependents: HashMap::new(),
             reports,
         }
+    }
+
+    /// Records the snapshots the index is built from (row id, when each
+    /// was indexed), saved with it: see [`Index::members`].
+    pub fn with_members(mut self, members: Vec<(i64, String)>) -> Self {
+        self.members = members;
+        self
+    }
+
+    /// The snapshots a saved index was built from, as
+    /// [`Index::with_members`] recorded them (none if it was not told).
+    pub fn members(&self) -> &[(i64, String)] {
+        &self.members
     }
 
     /// Adds what each snapshot depends on (by row id): a layer printed
@@ -391,9 +580,9 @@ impl Index {
 
     /// Number of (error, snapshot) entries.
     pub fn len(&self) -> usize {
-        match &self.store {
-            Store::Built(b) => b.entries.len(),
-            Store::Mapped(m) => m.entry_count(),
+        match &self.delta {
+            Some(d) => d.from[0] as usize + d.built.entries.len(),
+            None => self.store.entry_count(),
         }
     }
 
@@ -404,26 +593,31 @@ impl Index {
 
     /// Number of distinct templates.
     pub fn templates(&self) -> usize {
-        match &self.store {
-            Store::Built(b) => b.compiled.len(),
-            Store::Mapped(m) => m.pattern_count(),
+        match &self.delta {
+            Some(d) => d.from[1] as usize + d.built.compiled.len() - d.aliased,
+            None => self.store.pattern_count(),
         }
     }
 
     /// Entry `e`.
     pub(crate) fn entry(&self, e: u32) -> &Entry {
-        match &self.store {
-            Store::Built(b) => &b.entries[e as usize],
-            Store::Mapped(m) => m.entry(e),
+        match &self.delta {
+            Some(d) if e >= d.from[0] => &d.built.entries[(e - d.from[0]) as usize],
+            _ => self.store.entry(e),
         }
     }
 
     /// Pattern `p`, compiled, with what prints it.
     pub(crate) fn compiled(&self, p: u32) -> &Compiled {
-        match &self.store {
-            Store::Built(b) => &b.compiled[p as usize],
-            Store::Mapped(m) => m.compiled(p),
+        if let Some(d) = &self.delta {
+            if let Some(c) = d.merged.get(&p) {
+                return c;
+            }
+            if p >= d.from[1] {
+                return &d.built.compiled[(p - d.from[1]) as usize];
+            }
         }
+        self.store.compiled(p)
     }
 
     /// Pattern `p`, compiled.
@@ -433,53 +627,53 @@ impl Index {
 
     /// Free literal `l`.
     pub(crate) fn literal(&self, l: u32) -> &LiteralEntry {
-        match &self.store {
-            Store::Built(b) => &b.literals[l as usize],
-            Store::Mapped(m) => m.literal(l),
+        match &self.delta {
+            Some(d) if l >= d.from[2] => &d.built.literals[(l - d.from[2]) as usize],
+            _ => self.store.literal(l),
         }
     }
 
     /// The (entry, site) pairs whose report names `file` (a file name) at
     /// `line`.
-    pub(crate) fn sites_at(&self, file: &str, line: u32) -> &[[u32; 2]] {
-        match &self.store {
-            Store::Built(b) => b
-                .by_line
-                .get(&(file.to_string(), line))
-                .map_or(&[], Vec::as_slice),
-            Store::Mapped(m) => m.sites_at(file, line),
+    pub(crate) fn sites_at(&self, file: &str, line: u32) -> Cow<'_, [[u32; 2]]> {
+        let base = self.store.sites_at(file, line);
+        match &self.delta {
+            Some(d) => d.after(base, d.built.by_line.get(&(file.to_string(), line))),
+            None => Cow::Borrowed(base),
         }
     }
 
-    /// The patterns filed under an anchor word (lowercased).
-    fn anchored(&self, word: &str) -> &[u32] {
-        match &self.store {
-            Store::Built(b) => b.words.get(word).map_or(&[], Vec::as_slice),
-            Store::Mapped(m) => m.anchored(word),
+    /// The patterns filed under an anchor word (lowercased), in order.
+    fn anchored(&self, word: &str) -> Cow<'_, [u32]> {
+        let base = self.store.anchored(word);
+        match &self.delta {
+            Some(d) => d.after(base, d.built.words.get(word)),
+            None => Cow::Borrowed(base),
         }
     }
 
     /// The patterns whose rarest word is `word` (lowercased).
-    pub(crate) fn filed(&self, word: &str) -> &[Filed] {
-        match &self.store {
-            Store::Built(b) => b.filed.get(word).map_or(&[], Vec::as_slice),
-            Store::Mapped(m) => m.filed(word),
+    pub(crate) fn filed(&self, word: &str) -> Cow<'_, [Filed]> {
+        let base = self.store.filed(word);
+        match &self.delta {
+            Some(d) => d.after(base, d.built.filed.get(word)),
+            None => Cow::Borrowed(base),
         }
     }
 
     /// How many anchor words pattern `p` is filed under.
     fn anchor_count(&self, p: u32) -> usize {
-        match &self.store {
-            Store::Built(b) => b.anchors[p as usize] as usize,
-            Store::Mapped(m) => m.anchor_count(p),
+        match &self.delta {
+            Some(d) if p >= d.from[1] => d.built.anchors[(p - d.from[1]) as usize] as usize,
+            _ => self.store.anchor_count(p),
         }
     }
 
     /// The hashes of pattern `p`'s whole words.
     pub(crate) fn words_of(&self, p: u32) -> &[u64] {
-        match &self.store {
-            Store::Built(b) => &b.pattern_words[p as usize],
-            Store::Mapped(m) => m.words_of(p),
+        match &self.delta {
+            Some(d) if p >= d.from[1] => &d.built.pattern_words[(p - d.from[1]) as usize],
+            _ => self.store.words_of(p),
         }
     }
 
@@ -489,12 +683,15 @@ impl Index {
     /// other one to find the template by).
     pub(crate) fn partial(&self, query: &Query) -> Vec<u32> {
         // Each word's templates (by pattern) and its weight, rarest first.
-        let mut lists: Vec<(&[u32], f32)> = query
+        let anchored: Vec<Cow<'_, [u32]>> = query
             .words
             .iter()
             .map(|w| self.anchored(w))
             .filter(|p| !p.is_empty())
-            .map(|p| (p, 1.0 / p.len() as f32))
+            .collect();
+        let mut lists: Vec<(&[u32], f32)> = anchored
+            .iter()
+            .map(|p| (&p[..], 1.0 / p.len() as f32))
             .collect();
         lists.sort_by_key(|l| l.0.len());
         // The rarest words' lists are read, as many as it takes for a

@@ -11,6 +11,7 @@ mod explain;
 mod filed;
 mod index;
 pub mod input;
+mod layered;
 mod lazy;
 mod pattern;
 mod persist;

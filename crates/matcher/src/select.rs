@@ -246,7 +246,7 @@ impl Index {
         let mut longer = Vec::new();
         let query = &trial.query;
         for w in &query.words {
-            for f in self.filed(w) {
+            for f in self.filed(w).iter() {
                 let pid = f.pattern();
                 if f.literal() == 0 || !query.may_hold(f) || located.binary_search(&pid).is_ok() {
                     continue;
@@ -523,7 +523,7 @@ mod tests {
         let query = Query::new(norm);
         let (mut verdicts, mut unmatched) = (Vec::new(), Vec::new());
         for w in &query.words {
-            for f in index.filed(w) {
+            for f in index.filed(w).iter() {
                 let pid = f.pattern();
                 if f.literal() == 0 || !query.holds(index.words_of(pid)) {
                     continue;

@@ -354,7 +354,7 @@ impl Query<'_> {
             .filter_map(|f| f.at.as_ref())
             .map(|l| (l, w.frame, Evidence::Frame));
         for (loc, weight, ev) in located.chain(framed) {
-            for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line) {
+            for &[entry, site] in self.sites_at(file_name(&loc.path), loc.line).iter() {
                 let e = self.entry(entry);
                 let s = &e.error.sites[site as usize];
                 let (agrees, version) = path_agrees(loc, &e.error.repo, &e.error.revision, &s.path);

@@ -13,7 +13,7 @@
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"ERRDEXIX";
 /// The layout's version: raised whenever the file changes shape.
-pub(crate) const FORMAT: u32 = 3;
+pub(crate) const FORMAT: u32 = 4;
 /// Bytes of the fixed header.
 pub(crate) const HEADER: usize = 64;
 /// Bytes of body covered by one checksum.
@@ -64,13 +64,15 @@ pub(crate) enum Section {
     LineOffsets,
     /// (entry, site) u32 pairs; the offsets count pairs.
     LineSites,
+    /// (template key, pattern) u64 pairs, by key.
+    PatternKeys,
     /// Snapshots, dependencies and counts (decoded at load).
     Meta,
 }
 
 impl Section {
     /// Every section, in file order.
-    pub const ALL: [Section; 18] = [
+    pub const ALL: [Section; 19] = [
         Section::Words,
         Section::PostingOffsets,
         Section::Postings,
@@ -88,6 +90,7 @@ impl Section {
         Section::Lines,
         Section::LineOffsets,
         Section::LineSites,
+        Section::PatternKeys,
         Section::Meta,
     ];
 
@@ -186,8 +189,8 @@ mod tests {
         );
         assert_eq!(
             Section::ALL.iter().position(|s| *s == Section::Meta),
-            Some(17)
+            Some(18)
         );
-        assert_eq!(Section::Meta.index(), 17);
+        assert_eq!(Section::Meta.index(), 18);
     }
 }

@@ -110,6 +110,19 @@ impl Index {
     /// an error says why it cannot be used (missing, another catalogue
     /// state, another format or build, damaged), and the caller rebuilds.
     pub fn open(path: &Path, key: &Key) -> Result<Index, OpenError> {
+        Index::open_as(path, key.catalogue, Some(key.snapshots))
+    }
+
+    /// Opens the index persisted at `path` for catalogue `catalogue` (a
+    /// [`Key::catalogue`]) whatever snapshots it was built from: see
+    /// [`Index::members`] for which, and [`Index::layered`] to add those
+    /// indexed since.
+    pub fn open_base(path: &Path, catalogue: u64) -> Result<Index, OpenError> {
+        Index::open_as(path, catalogue, None)
+    }
+
+    /// [`Index::open`], checking the snapshot set only when given.
+    fn open_as(path: &Path, catalogue: u64, snapshots: Option<u64>) -> Result<Index, OpenError> {
         let file = std::fs::File::open(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => OpenError::Missing,
             _ => OpenError::Io(e),
@@ -118,7 +131,7 @@ impl Index {
         // in place, so the mapping does not change under us; every byte
         // read from it is bounds-checked and checksummed first.
         let map = Arc::new(unsafe { Mmap::map(&file)? });
-        let mapped = Mapped::new(map, key)?;
+        let mapped = Mapped::new(map, catalogue, snapshots)?;
         let meta: Meta = mapped
             .section(Section::Meta)
             .and_then(record::decode)
@@ -139,6 +152,8 @@ impl Index {
         ])?;
         let index = Index {
             store: Store::Mapped(Box::new(mapped)),
+            delta: None,
+            members: meta.members,
             snapshots,
             deps: HashMap::new(),
             dates: meta.dates.into_iter().collect(),
@@ -164,7 +179,7 @@ impl Index {
 impl Mapped {
     /// Checks the header and tables against `key` and the small sections
     /// in full.
-    fn new(map: Arc<Mmap>, key: &Key) -> Result<Mapped, OpenError> {
+    fn new(map: Arc<Mmap>, catalogue: u64, snapshots: Option<u64>) -> Result<Mapped, OpenError> {
         let head: &[u8; HEADER] = map
             .get(..HEADER)
             .and_then(|h| h.try_into().ok())
@@ -202,7 +217,7 @@ impl Mapped {
         if h.fingerprint != layout::fingerprint() {
             return Err(OpenError::Build);
         }
-        if h.catalogue != key.catalogue || h.snapshots != key.snapshots {
+        if h.catalogue != catalogue || snapshots.is_some_and(|s| s != h.snapshots) {
             return Err(OpenError::Stale);
         }
         let mut sections = Vec::with_capacity(Section::ALL.len());
@@ -268,6 +283,7 @@ impl Mapped {
         }
         if self.sections[hashes.index()].len() != (counts[1] + 1) * 8
             || self.sections[Section::Anchors.index()].len() != counts[1]
+            || self.sections[Section::PatternKeys.index()].len() != counts[1] * 16
         {
             return Err(OpenError::Corrupt("a pattern table has another length"));
         }
@@ -353,6 +369,28 @@ impl Mapped {
     /// Number of distinct templates.
     pub fn pattern_count(&self) -> usize {
         self.counts[1]
+    }
+
+    /// Number of free literals.
+    pub fn literal_count(&self) -> usize {
+        self.counts[2]
+    }
+
+    /// The pattern whose template key is `key`, if any.
+    pub fn pattern_by_key(&self, key: u64) -> Option<u32> {
+        let n = self.sections[Section::PatternKeys.index()].len() as u64 / 16;
+        let at = |i: u64| self.items::<[u64; 2]>(Section::PatternKeys, i, i + 1).map(|p| p[0]);
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let [k, p] = at(mid)?;
+            match k.cmp(&key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return u32::try_from(p).ok(),
+            }
+        }
+        None
     }
 
     /// Entry `e`, decoded on first use.

@@ -54,6 +54,8 @@ pub(crate) struct Meta {
     pub layouts: Vec<u32>,
     /// Snapshot row id → its short format strings' literal ids.
     pub short: Vec<(i64, Vec<u32>)>,
+    /// The snapshots the index was built from: (row id, when indexed).
+    pub members: Vec<(i64, String)>,
 }
 
 /// Encodes an entry.

@@ -123,6 +123,7 @@ fn body(b: &Built, index: &Index) -> Body {
     let (offs, sites) = flat(lines.iter().map(|l| l.1));
     body.section(Section::LineOffsets, bytemuck::cast_slice(&offs));
     body.section(Section::LineSites, bytemuck::cast_slice(&sites));
+    body.section(Section::PatternKeys, bytemuck::cast_slice(&b.key_order));
     let mut snapshots: Vec<(String, String, i64)> = index
         .snapshots
         .iter()
@@ -150,6 +151,7 @@ fn body(b: &Built, index: &Index) -> Body {
         dates,
         layouts: index.reports.layouts.clone(),
         short,
+        members: index.members.clone(),
     };
     body.section(Section::Meta, &record::encode(&meta));
     body
@@ -158,9 +160,9 @@ fn body(b: &Built, index: &Index) -> Body {
 impl Index {
     /// Writes the index to `path` for the catalogue state `key`, atomically
     /// (a temporary file in the same folder, then renamed). Only an index
-    /// built in memory is written.
+    /// built in memory, without a delta, is written.
     pub fn save(&self, path: &Path, key: &Key) -> Result<(), SaveError> {
-        let Store::Built(b) = &self.store else {
+        let (Store::Built(b), None) = (&self.store, &self.delta) else {
             return Err(SaveError::NotBuilt);
         };
         let body = body(b, self);
