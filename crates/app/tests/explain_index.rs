@@ -76,6 +76,29 @@ fn same_answers(db: &Path, memory: &Index, queries: &[String]) {
     }
 }
 
+/// Texts the templates of the repos whose slug holds `repo` print: each
+/// template with its holes filled.
+fn texts_of(db: &Path, repo: &str) -> Vec<String> {
+    let data = Catalog::open_read_only(&db.into())
+        .unwrap()
+        .match_data(None)
+        .unwrap();
+    data.errors
+        .iter()
+        .filter(|e| e.repo.contains(repo))
+        .map(|e| {
+            e.template
+                .pieces()
+                .iter()
+                .map(|p| match p {
+                    errdex_model::Piece::Lit(s) => s.clone(),
+                    errdex_model::Piece::Hole(_) => "7".to_string(),
+                })
+                .collect()
+        })
+        .collect()
+}
+
 fn catalogue(dir: &Path) -> PathBuf {
     let db = dir.join("c.db");
     let mut sources: Vec<String> = CRATES.iter().map(|s| s.to_string()).collect();
@@ -99,15 +122,35 @@ fn persisted_index_answers_as_the_in_memory_one_and_is_rebuilt_when_unusable() {
     assert!(queries.len() > 60);
     same_answers(&db, &memory, &queries);
 
-    // Stale: a new snapshot was written, the file is the old one.
-    let old = std::fs::read(&file).unwrap();
+    // A snapshot indexed since the file was saved: laid on it as a delta,
+    // the file kept, answers as a full rebuild's, its own texts included.
+    let saved = std::fs::read(&file).unwrap();
     index_sources(&db, &[root().join("tests/unseen").display().to_string()]);
-    std::fs::write(&file, &old).unwrap();
-    assert_eq!(built(&db), "from the catalogue");
-    assert_ne!(std::fs::read(&file).unwrap(), old, "the file is replaced");
+    assert_eq!(std::fs::read(&file).unwrap(), saved, "the base is kept");
+    assert_eq!(
+        built(&db),
+        "from its file and the snapshots indexed since"
+    );
+    let memory = in_memory(&db);
+    let mut with_delta: Vec<String> = queries.clone();
+    with_delta.extend(texts_of(&db, "unseen"));
+    assert!(with_delta.len() > queries.len() + 2, "{:?}", &with_delta[queries.len()..]);
+    same_answers(&db, &memory, &with_delta);
+
+    // A snapshot of the base indexed again: `index` rebuilds the base.
+    let generator = root().join("tests/corpus/generator").display().to_string();
+    index_sources(&db, &[generator]);
+    assert_ne!(std::fs::read(&file).unwrap(), saved, "the file is replaced");
     assert_eq!(built(&db), "from its file");
     let memory = in_memory(&db);
     same_answers(&db, &memory, &queries[..20]);
+
+    // Stale: the file is of another snapshot set that is no base of this
+    // one (the catalogue before the generator was indexed again).
+    let current = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &saved).unwrap();
+    assert_eq!(built(&db), "from the catalogue");
+    assert_eq!(std::fs::read(&file).unwrap(), current, "rebuilt alike");
 
     let good = std::fs::read(&file).unwrap();
     let mut damaged: Vec<(&str, Vec<u8>)> = Vec::new();
