@@ -194,9 +194,10 @@ impl Db {
         // snapshot written meanwhile is left to a delta, never counted twice.
         let members = self.catalog.snapshot_members()?;
         let upto = members.last().map_or(0, |m| m.id);
-        let data = self
-            .catalog
-            .match_data_between(Snapshots { after: i64::MIN, upto })?;
+        let data = self.catalog.match_data_between(Snapshots {
+            after: i64::MIN,
+            upto,
+        })?;
         let index = Index::from_data(data)
             .with_members(members.into_iter().map(|m| (m.id, m.indexed_at)).collect());
         let path = self.explain_index_path();

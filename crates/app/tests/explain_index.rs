@@ -127,14 +127,15 @@ fn persisted_index_answers_as_the_in_memory_one_and_is_rebuilt_when_unusable() {
     let saved = std::fs::read(&file).unwrap();
     index_sources(&db, &[root().join("tests/unseen").display().to_string()]);
     assert_eq!(std::fs::read(&file).unwrap(), saved, "the base is kept");
-    assert_eq!(
-        built(&db),
-        "from its file and the snapshots indexed since"
-    );
+    assert_eq!(built(&db), "from its file and the snapshots indexed since");
     let memory = in_memory(&db);
     let mut with_delta: Vec<String> = queries.clone();
     with_delta.extend(texts_of(&db, "unseen"));
-    assert!(with_delta.len() > queries.len() + 2, "{:?}", &with_delta[queries.len()..]);
+    assert!(
+        with_delta.len() > queries.len() + 2,
+        "{:?}",
+        &with_delta[queries.len()..]
+    );
     same_answers(&db, &memory, &with_delta);
 
     // A snapshot of the base indexed again: `index` rebuilds the base.

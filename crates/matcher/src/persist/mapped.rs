@@ -379,7 +379,10 @@ impl Mapped {
     /// The pattern whose template key is `key`, if any.
     pub fn pattern_by_key(&self, key: u64) -> Option<u32> {
         let n = self.sections[Section::PatternKeys.index()].len() as u64 / 16;
-        let at = |i: u64| self.items::<[u64; 2]>(Section::PatternKeys, i, i + 1).map(|p| p[0]);
+        let at = |i: u64| {
+            self.items::<[u64; 2]>(Section::PatternKeys, i, i + 1)
+                .map(|p| p[0])
+        };
         let (mut lo, mut hi) = (0, n);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
