@@ -405,13 +405,9 @@ pub struct Counts {
 
 impl Catalog {
     /// Every (error, snapshot) pair with its sites, for the matcher's index;
-    /// `only` restricts to these `(repo, revision)` pairs.
-    pub fn match_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<MatchEntry>> {
-        self.match_entries_in(only, Snapshots::ALL)
-    }
-
-    /// [`Catalog::match_entries`] of the snapshots in `range` alone.
-    fn match_entries_in(
+    /// `only` restricts to these `(repo, revision)` pairs, `range` to these
+    /// snapshots.
+    fn match_entries(
         &self,
         only: Option<&[(String, String)]>,
         range: Snapshots,
@@ -535,8 +531,8 @@ impl Catalog {
         range: Snapshots,
     ) -> Result<MatchData> {
         Ok(MatchData {
-            errors: self.match_entries_in(only, range)?,
-            literals: self.literal_entries_in(only, range)?,
+            errors: self.match_entries(only, range)?,
+            literals: self.literal_entries(only, range)?,
             deps: self.snapshot_deps()?,
             dates: self.snapshot_dates()?,
         })
@@ -559,14 +555,9 @@ impl Catalog {
         Ok(out)
     }
 
-    /// Every free literal (optionally of `only`'s snapshots).
-    pub fn literal_entries(&self, only: Option<&[(String, String)]>) -> Result<Vec<LiteralEntry>> {
-        self.literal_entries_in(only, Snapshots::ALL)
-    }
-
-    /// [`Catalog::literal_entries`] of the snapshots in `range`, snapshot
-    /// after snapshot.
-    fn literal_entries_in(
+    /// Every free literal of the snapshots in `range` (optionally of
+    /// `only`'s), snapshot after snapshot.
+    fn literal_entries(
         &self,
         only: Option<&[(String, String)]>,
         range: Snapshots,
