@@ -118,24 +118,29 @@ impl Db {
                 tracing::warn!(path = %path.display(), "{e}: rebuilding it from the catalogue");
             }
         }
-        if let Some((base, plan)) = self.base_index(&key)? {
-            let delta = Snapshots {
-                after: plan.after,
-                upto: i64::MAX,
-            };
-            let index = base.layered(self.catalog.match_data_between(delta)?);
-            return Ok((index, Obtained::Layered));
+        if let Some(plan) = self.delta_plan(&key)? {
+            match Index::open_base(&path, key.catalogue) {
+                Ok(base) => {
+                    let delta = Snapshots {
+                        after: plan.after,
+                        upto: i64::MAX,
+                    };
+                    let index = base.layered(self.catalog.match_data_between(delta)?);
+                    return Ok((index, Obtained::Layered));
+                }
+                Err(e) => tracing::info!(path = %path.display(), "{e}: rebuilding it"),
+            }
         }
         Ok((self.save_explain_index(key)?, Obtained::Rebuilt))
     }
 
-    /// The persisted index of this catalogue, built from fewer snapshots
-    /// than it has now, when the ones indexed since fit in a delta (see
-    /// [`MAX_DELTA_SHARE`]): every snapshot of the base is still there,
-    /// as it was indexed, and the new ones come after them.
-    fn base_index(&self, key: &Key) -> Result<Option<(Index, Plan)>> {
+    /// How to lay the snapshots indexed since on the persisted index of
+    /// this catalogue, when they fit in a delta (see [`MAX_DELTA_SHARE`]):
+    /// every snapshot of the base is still there, as it was indexed, and
+    /// the new ones come after them. Reads only the file's list of members.
+    fn delta_plan(&self, key: &Key) -> Result<Option<Plan>> {
         let path = self.explain_index_path();
-        let base = match Index::open_base(&path, key.catalogue) {
+        let base = match Index::saved_members(&path, key.catalogue) {
             Ok(base) => base,
             Err(OpenError::Missing) => return Ok(None),
             Err(e) => {
@@ -144,7 +149,7 @@ impl Db {
             }
         };
         let members = self.catalog.snapshot_members()?;
-        Ok(delta_plan(base.members(), &members).map(|plan| (base, plan)))
+        Ok(delta_plan(&base, &members))
     }
 
     /// The index of only the packages `only` names (a lock file's): opened
@@ -176,7 +181,7 @@ impl Db {
         let key = self.explain_index_key()?;
         match Index::open(&self.explain_index_path(), &key) {
             Ok(_) => Ok(()),
-            Err(_) if self.base_index(&key)?.is_some() => Ok(()),
+            Err(_) if self.delta_plan(&key)?.is_some() => Ok(()),
             Err(_) => self.save_explain_index(key).map(drop),
         }
     }

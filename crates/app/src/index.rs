@@ -43,6 +43,9 @@ pub struct IndexSummary {
     pub reused_files: usize,
     /// The revision was indexed before and replaced.
     pub replaced: bool,
+    /// The revision was indexed before from the same input: nothing was
+    /// written (the snapshot, its pages and the explain index stay).
+    pub unchanged: bool,
     /// The history pass, for git sources.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub history: Option<HistorySummary>,
@@ -382,6 +385,7 @@ fn index_one(
         parsed_files: parsed,
         reused_files: reused,
         replaced: written.replaced,
+        unchanged: written.unchanged,
         history,
         seconds: started.elapsed().as_secs_f64(),
     })

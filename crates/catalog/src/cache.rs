@@ -7,7 +7,7 @@
 
 use crate::backend::{args, Conn};
 use crate::{blob, Catalog, Result, SnapshotInput};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 impl Catalog {
     /// The cached per-file results of `fingerprint` for these `(path,
@@ -48,8 +48,9 @@ impl Catalog {
 }
 
 /// Inside the snapshot's transaction: adds this snapshot's parsed files and
-/// drops entries of other builds or of files no snapshot holds any more.
-pub(crate) fn store(tx: &Conn, input: &SnapshotInput) -> Result<()> {
+/// drops entries of other builds, and of the `replaced` snapshot's files
+/// (path, content hash) that no snapshot holds any more.
+pub(crate) fn store(tx: &Conn, input: &SnapshotInput, replaced: &[(String, String)]) -> Result<()> {
     tx.inserting(
         "INSERT INTO file_cache (path, hash, fingerprint, pack_id, \"offset\", len)",
         "ON CONFLICT (path, hash) DO UPDATE SET fingerprint = excluded.fingerprint,
@@ -75,14 +76,32 @@ pub(crate) fn store(tx: &Conn, input: &SnapshotInput) -> Result<()> {
             packs.flush(tx, &mut record)
         },
     )?;
-    tx.execute(
-        "DELETE FROM file_cache WHERE fingerprint != ?1
-            OR NOT EXISTS (SELECT 1 FROM files WHERE files.hash = file_cache.hash AND files.path = file_cache.path)",
-        args![input.fingerprint],
-    )?;
-    tx.execute(
-        "DELETE FROM cache_packs WHERE NOT EXISTS (SELECT 1 FROM file_cache WHERE file_cache.pack_id = cache_packs.id)",
-        args![],
-    )?;
+    // Entries of other extractor builds (an index on the fingerprint finds
+    // them without a scan), and those of the replaced snapshot's files that
+    // no snapshot holds now; then the packs left without an entry.
+    let mut packs: BTreeSet<i64> = tx
+        .query_vec(
+            "DELETE FROM file_cache WHERE fingerprint < ?1 OR fingerprint > ?1 RETURNING pack_id",
+            args![input.fingerprint],
+            |r| r.get(0),
+        )?
+        .into_iter()
+        .collect();
+    for (path, hash) in replaced {
+        packs.extend(tx.query_vec(
+            "DELETE FROM file_cache WHERE path = ?1 AND hash = ?2
+               AND NOT EXISTS (SELECT 1 FROM files WHERE files.hash = ?2 AND files.path = ?1)
+             RETURNING pack_id",
+            args![path, hash],
+            |r| r.get::<i64>(0),
+        )?);
+    }
+    for p in packs {
+        tx.execute(
+            "DELETE FROM cache_packs WHERE id = ?1
+               AND NOT EXISTS (SELECT 1 FROM file_cache WHERE file_cache.pack_id = ?1)",
+            args![p],
+        )?;
+    }
     Ok(())
 }

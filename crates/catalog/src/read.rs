@@ -381,6 +381,10 @@ impl Catalog {
             errors: q("SELECT COUNT(*) FROM errors")?,
             sites: q("SELECT COUNT(*) FROM sites")?,
             literals: q("SELECT COUNT(*) FROM literals")?,
+            texts: q("SELECT COUNT(*) FROM contents")?,
+            text_packs: q("SELECT COUNT(*) FROM packs")?,
+            cached: q("SELECT COUNT(*) FROM file_cache")?,
+            cache_packs: q("SELECT COUNT(*) FROM cache_packs")?,
             consistent: q("SELECT COUNT(*) FROM snapshots sn WHERE sn.site_count <>
                            (SELECT COUNT(*) FROM sites s WHERE s.snapshot_id = sn.id)")?
                 == 0,
@@ -399,6 +403,14 @@ pub struct Counts {
     pub sites: u64,
     /// Free literals.
     pub literals: u64,
+    /// Stored file texts (one per content).
+    pub texts: u64,
+    /// Packs holding them.
+    pub text_packs: u64,
+    /// Per-file extraction results kept for reuse.
+    pub cached: u64,
+    /// Packs holding them.
+    pub cache_packs: u64,
     /// Every snapshot holds exactly the sites it says it has.
     pub consistent: bool,
 }

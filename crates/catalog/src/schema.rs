@@ -146,6 +146,10 @@ CREATE TABLE analysis_runs (
     PRIMARY KEY (snapshot_id, model)
 ) WITHOUT ROWID;
 "#,
+    r#"
+ALTER TABLE snapshots ADD COLUMN digest TEXT;
+CREATE INDEX file_cache_fingerprint ON file_cache(fingerprint);
+"#,
 ];
 
 /// The schema version this build writes.

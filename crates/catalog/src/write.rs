@@ -3,7 +3,7 @@
 use crate::backend::{args, Conn};
 use crate::{blob, Catalog, Result};
 use errdex_model::{ErrorId, Extraction, Origin, SnapshotMeta, SourceFile};
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// What to store for one snapshot.
 pub struct SnapshotInput<'a> {
@@ -35,6 +35,10 @@ pub struct WriteSummary {
     pub sites: usize,
     /// The same repo and revision was already indexed and is replaced.
     pub replaced: bool,
+    /// The same repo and revision was already indexed from the same
+    /// input (files, metadata, history, extractor build): nothing was
+    /// written, and the snapshot keeps its row id and time of indexing.
+    pub unchanged: bool,
 }
 
 impl Catalog {
@@ -61,18 +65,59 @@ impl Catalog {
             args![meta.repo],
             |r| r.get(0),
         )?;
-        let replaced = tx.execute(
-            "DELETE FROM snapshots WHERE repo_id = ?1 AND revision = ?2",
+        // Its error ids first: an unchanged input answers with them alone.
+        let ids: Vec<String> = x
+            .sites
+            .iter()
+            .map(|s| {
+                ErrorId::compute(&meta.repo, &x.language, s.kind, &s.template, &s.item_path)
+                    .to_string()
+            })
+            .collect();
+        let errors = ids.iter().collect::<HashSet<_>>().len();
+        let hashes: Vec<String> = input.files.iter().map(|f| blob::hash(&f.text)).collect();
+        let digest = input_digest(input, &hashes);
+        let old: Option<(i64, Option<String>)> = tx.query_opt(
+            "SELECT id, digest FROM snapshots WHERE repo_id = ?1 AND revision = ?2",
             args![repo_id, meta.revision],
-        )? > 0;
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        if let Some((id, Some(d))) = &old {
+            if *d == digest {
+                tx.commit()?;
+                return Ok(WriteSummary {
+                    snapshot_id: *id,
+                    errors,
+                    sites: x.sites.len(),
+                    replaced: false,
+                    unchanged: true,
+                });
+            }
+        }
+        // The files of the snapshot replaced: only what they referred to
+        // can be left unreferenced by this write.
+        let replaced_files: Vec<(String, String)> = match &old {
+            Some((id, _)) => {
+                let files = tx.query_vec(
+                    "SELECT path, hash FROM files WHERE snapshot_id = ?1",
+                    args![id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )?;
+                tx.execute("DELETE FROM snapshots WHERE id = ?1", args![id])?;
+                files
+            }
+            None => Vec::new(),
+        };
+        let replaced = old.is_some();
         let snapshot_id: i64 = tx.query_one(
             "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count,
-                                    vcs_commit, path_in_vcs, deps)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
+                                    vcs_commit, path_in_vcs, deps, digest)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
             args![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
                 meta.vcs.as_ref().map(|v| v.commit.as_str()),
                 meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str()),
-                meta.deps.as_ref().map(|d| d.join(" "))
+                meta.deps.as_ref().map(|d| d.join(" ")),
+                digest
             ],
             |r| r.get(0),
         )?;
@@ -81,7 +126,6 @@ impl Catalog {
         // content: excerpts, and the analysis (callers, tests) reads the
         // whole snapshot. Rows go in batches (one round trip per batch on
         // PostgreSQL), those referred to before those that refer to them.
-        let hashes: Vec<String> = input.files.iter().map(|f| blob::hash(&f.text)).collect();
         let stored = stored_contents(&tx, &hashes)?;
         tx.inserting(
             "INSERT INTO contents (hash, pack_id, \"offset\", len)",
@@ -106,14 +150,6 @@ impl Catalog {
             },
         )?;
 
-        let ids: Vec<String> = x
-            .sites
-            .iter()
-            .map(|s| {
-                ErrorId::compute(&meta.repo, &x.language, s.kind, &s.template, &s.item_path)
-                    .to_string()
-            })
-            .collect();
         tx.inserting(
             "INSERT INTO errors (id, repo_id, language, kind, template, item_path)",
             "ON CONFLICT DO NOTHING",
@@ -235,20 +271,14 @@ impl Catalog {
                 Ok(())
             },
         )?;
-        crate::cache::store(&tx, input)?;
-        let errors = ids.iter().collect::<HashSet<_>>().len();
-        tx.execute(
-            "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",
-            args![repo_id],
-        )?;
-        tx.execute(
-            "DELETE FROM contents WHERE NOT EXISTS (SELECT 1 FROM files WHERE files.hash = contents.hash)",
-            args![],
-        )?;
-        tx.execute(
-            "DELETE FROM packs WHERE NOT EXISTS (SELECT 1 FROM contents WHERE contents.pack_id = packs.id)",
-            args![],
-        )?;
+        crate::cache::store(&tx, input, &replaced_files)?;
+        if replaced {
+            tx.execute(
+                "DELETE FROM errors WHERE repo_id = ?1 AND NOT EXISTS (SELECT 1 FROM sites WHERE sites.error_id = errors.id)",
+                args![repo_id],
+            )?;
+            drop_unreferenced_contents(&tx, &replaced_files)?;
+        }
         tx.bump_generation()?;
         tx.commit()?;
         Ok(WriteSummary {
@@ -256,11 +286,50 @@ impl Catalog {
             errors,
             sites: x.sites.len(),
             replaced,
+            unchanged: false,
         })
     }
 }
 
 /// Which of `hashes` the catalogue holds a text of already.
+/// What identifies a write's input: the snapshot's metadata, the
+/// extractor build, each file's path and content, and the history's
+/// origins (the extraction follows from the files and the build).
+/// `hashes` are the files' content hashes.
+fn input_digest(input: &SnapshotInput, hashes: &[String]) -> String {
+    let mut text = format!("{:?}\n{}\n", input.meta, input.fingerprint);
+    for (f, h) in input.files.iter().zip(hashes) {
+        text.push_str(&f.path);
+        text.push('\0');
+        text.push_str(h);
+        text.push('\n');
+    }
+    text.push_str(&format!("{:?}", input.origins));
+    blob::hash(&text)
+}
+
+/// Removes the stored texts only the replaced snapshot's `files` referred
+/// to, and the packs left without a text.
+fn drop_unreferenced_contents(tx: &Conn, files: &[(String, String)]) -> Result<()> {
+    let hashes: BTreeSet<&str> = files.iter().map(|(_, h)| h.as_str()).collect();
+    let mut packs = BTreeSet::new();
+    for h in hashes {
+        packs.extend(tx.query_vec(
+            "DELETE FROM contents WHERE hash = ?1
+               AND NOT EXISTS (SELECT 1 FROM files WHERE files.hash = ?1) RETURNING pack_id",
+            args![h],
+            |r| r.get::<i64>(0),
+        )?);
+    }
+    for p in packs {
+        tx.execute(
+            "DELETE FROM packs WHERE id = ?1 AND NOT EXISTS (SELECT 1 FROM contents WHERE contents.pack_id = ?1)",
+            args![p],
+        )?;
+    }
+    Ok(())
+}
+
 fn stored_contents(tx: &Conn, hashes: &[String]) -> Result<HashSet<String>> {
     let keys: Vec<&str> = hashes.iter().map(String::as_str).collect();
     let mut out = HashSet::new();

@@ -186,8 +186,8 @@ fn a_snapshot_larger_than_a_batch_is_written_whole_on_both() {
             data.literals.len()
         );
         answers.push((store.name, everything(&c, "many")));
-        // Written again: replaced whole, and every file's parse is cached.
-        assert!(write(&mut c, &s).unwrap().replaced, "{}", store.name);
+        // Written again: kept as it was, and every file's parse is cached.
+        assert!(write(&mut c, &s).unwrap().unchanged, "{}", store.name);
         assert_eq!(
             cached(&c, &s, errdex_extract::FINGERPRINT),
             300,
@@ -199,30 +199,79 @@ fn a_snapshot_larger_than_a_batch_is_written_whole_on_both() {
 }
 
 #[test]
-fn writing_again_replaces_the_snapshot_and_reuses_the_cache() {
+fn writing_again_keeps_an_unchanged_snapshot_and_replaces_a_changed_one() {
     let s = fixture("facts");
     for store in stores() {
         let mut c = Catalog::open(&store.location).unwrap();
         let first = write(&mut c, &s).unwrap();
         let counts = c.counts().unwrap();
         let g = c.generation().unwrap();
-        let second = write(&mut c, &s).unwrap();
-        assert!(second.replaced, "{}", store.name);
+        // The same input: nothing is written, the snapshot stays as it was.
+        let again = write(&mut c, &s).unwrap();
+        assert!(again.unchanged && !again.replaced, "{}", store.name);
+        assert_eq!(again.snapshot_id, first.snapshot_id, "{}", store.name);
         assert_eq!(
             (first.errors, first.sites),
-            (second.errors, second.sites),
+            (again.errors, again.sites),
             "{}",
             store.name
         );
+        assert_eq!(c.generation().unwrap(), g, "{}", store.name);
         assert_eq!(c.counts().unwrap(), counts, "{}", store.name);
+        // One file changed: the snapshot is replaced; that file's old text
+        // and cached result go (no snapshot holds them), the rest stay.
+        let mut changed = s.clone();
+        let i = changed
+            .files
+            .iter()
+            .position(|f| f.path.ends_with(".rs"))
+            .unwrap();
+        changed.files[i].text.push_str("\n// changed\n");
+        let second = write(&mut c, &changed).unwrap();
+        assert!(second.replaced && !second.unchanged, "{}", store.name);
         assert_ne!(c.generation().unwrap(), g, "{}", store.name);
+        let now = c.counts().unwrap();
+        assert_eq!(
+            (now.snapshots, now.sites, now.texts, now.cached),
+            (counts.snapshots, counts.sites, counts.texts, counts.cached),
+            "{}",
+            store.name
+        );
+        assert!(now.text_packs <= counts.text_packs + 1, "{}", store.name);
+        assert!(now.cache_packs <= counts.cache_packs + 1, "{}", store.name);
+        let n = s.files.len();
+        assert_eq!(
+            cached(&c, &changed, errdex_extract::FINGERPRINT),
+            n,
+            "{}",
+            store.name
+        );
         assert_eq!(
             cached(&c, &s, errdex_extract::FINGERPRINT),
-            s.files.len(),
+            n - 1,
             "{}",
             store.name
         );
         assert_eq!(cached(&c, &s, "another build"), 0);
+        // Another extractor build's entries go at the next write.
+        let other = fixture("kinds");
+        let r = extract_all_reusing(&RustExtractor, &other.files, &|_| None, &|_| {});
+        c.replace_snapshot(&SnapshotInput {
+            meta: &other.meta,
+            files: &other.files,
+            extraction: &r.extraction,
+            fingerprint: "another build",
+            parsed: &r.parsed,
+            origins: &[],
+        })
+        .unwrap();
+        assert_eq!(cached(&c, &changed, errdex_extract::FINGERPRINT), 0);
+        assert_eq!(
+            c.counts().unwrap().cached,
+            other.files.len() as u64,
+            "{}",
+            store.name
+        );
     }
 }
 

@@ -266,6 +266,30 @@ fn format_literal(text: &str) -> Template {
     t
 }
 
+/// Crate names, each numbered once in order of first sight.
+#[derive(Default)]
+struct Names {
+    number: HashMap<String, u32>,
+    list: Vec<String>,
+}
+
+impl Names {
+    /// The number of `name`, given it if new.
+    fn number(&mut self, name: &str) -> u32 {
+        if let Some(&n) = self.number.get(name) {
+            return n;
+        }
+        let n = self.list.len() as u32;
+        self.number.insert(name.to_string(), n);
+        self.list.push(name.to_string());
+        n
+    }
+
+    fn len(&self) -> usize {
+        self.list.len()
+    }
+}
+
 /// The crate name of a repo slug as manifests and symbols spell it
 /// (`crate:serde-json` → `serde_json`).
 pub(crate) fn crate_name(repo: &str) -> String {
@@ -522,37 +546,55 @@ impl Index {
     /// crates' own dependencies too: code that runs on `serde` runs on
     /// `serde_core`, which `serde` depends on.
     pub fn with_dependencies(mut self, deps: HashMap<i64, Vec<String>>) -> Self {
-        let crate_of: HashMap<i64, String> = self
+        // Crate names numbered once, so that the walks below index arrays
+        // instead of hashing names (a thousand snapshots reach hundreds of
+        // crates each).
+        let mut names = Names::default();
+        let crate_of: HashMap<i64, u32> = self
             .snapshots
             .iter()
-            .map(|((repo, _), id)| (*id, crate_name(repo)))
+            .map(|((repo, _), id)| (*id, names.number(&crate_name(repo))))
+            .collect();
+        let direct: Vec<(Option<u32>, Vec<u32>)> = deps
+            .iter()
+            .map(|(id, d)| {
+                let own = crate_of.get(id).copied();
+                (own, d.iter().map(|n| names.number(n)).collect())
+            })
             .collect();
         // Crate → what any of its indexed snapshots depends on.
-        let mut graph: HashMap<&str, std::collections::BTreeSet<&str>> = HashMap::new();
-        for (id, d) in &deps {
-            if let Some(name) = crate_of.get(id) {
-                graph
-                    .entry(name.as_str())
-                    .or_default()
-                    .extend(d.iter().map(String::as_str));
+        let mut graph: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+        for (own, d) in &direct {
+            if let Some(own) = own {
+                graph[*own as usize].extend(d);
             }
         }
-        let mut dependents: HashMap<String, u32> = HashMap::new();
-        for (id, direct) in &deps {
-            let own = crate_of.get(id).map(String::as_str);
-            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-            let mut stack: Vec<&str> = direct.iter().map(String::as_str).collect();
-            while let Some(name) = stack.pop() {
-                if Some(name) == own || !seen.insert(name) {
+        for edges in &mut graph {
+            edges.sort_unstable();
+            edges.dedup();
+        }
+        // One walk per snapshot; `seen[c] == walk` marks what it reached.
+        let mut count = vec![0u32; names.len()];
+        let mut seen = vec![u32::MAX; names.len()];
+        let mut stack = Vec::new();
+        for (walk, (own, d)) in direct.iter().enumerate() {
+            let walk = walk as u32;
+            stack.extend(d.iter().copied());
+            while let Some(c) = stack.pop() {
+                if Some(c) == *own || seen[c as usize] == walk {
                     continue;
                 }
-                stack.extend(graph.get(name).into_iter().flatten().copied());
-            }
-            for name in seen {
-                *dependents.entry(name.to_string()).or_default() += 1;
+                seen[c as usize] = walk;
+                count[c as usize] += 1;
+                stack.extend(graph[c as usize].iter().copied());
             }
         }
-        self.dependents = dependents;
+        self.dependents = names
+            .list
+            .into_iter()
+            .zip(count)
+            .filter(|&(_, n)| n > 0)
+            .collect();
         self.deps = deps;
         self
     }

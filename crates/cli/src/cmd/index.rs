@@ -166,7 +166,9 @@ fn print_summary(o: &mut String, s: &IndexSummary) {
         s.errors,
         s.literals,
         s.seconds,
-        if s.replaced {
+        if s.unchanged {
+            " (already indexed from the same files: kept as it was)"
+        } else if s.replaced {
             " (replaced the previous index of this revision)"
         } else {
             ""

@@ -121,6 +121,23 @@ impl Index {
         Index::open_as(path, catalogue, None)
     }
 
+    /// The snapshots the index persisted at `path` for catalogue
+    /// `catalogue` was built from (see [`Index::members`]), read without
+    /// opening the index: enough to decide whether to lay a delta on it.
+    pub fn saved_members(path: &Path, catalogue: u64) -> Result<Vec<(i64, String)>, OpenError> {
+        let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => OpenError::Missing,
+            _ => OpenError::Io(e),
+        })?;
+        // SAFETY: as in `open_as`.
+        let map = Arc::new(unsafe { Mmap::map(&file)? });
+        let meta: Meta = Mapped::new(map, catalogue, None)?
+            .section(Section::Meta)
+            .and_then(record::decode)
+            .ok_or(OpenError::Corrupt("the metadata does not decode"))?;
+        Ok(meta.members)
+    }
+
     /// [`Index::open`], checking the snapshot set only when given.
     fn open_as(path: &Path, catalogue: u64, snapshots: Option<u64>) -> Result<Index, OpenError> {
         let file = std::fs::File::open(path).map_err(|e| match e.kind() {
