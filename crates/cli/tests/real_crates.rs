@@ -217,7 +217,8 @@ fn pinned_registry_crates_yield_hand_verified_sites() {
             .unwrap()
             .contains(".expect(\"backtrace capture failed\")")));
 
-    // Indexing the same version again replaces it: same counts, flagged.
+    // Indexing the same version again from the same files keeps it as it
+    // was: same counts, flagged unchanged, nothing replaced.
     let before = errdex(&db)
         .args(["list", "crate:anyhow", "--json"])
         .output()
@@ -228,7 +229,8 @@ fn pinned_registry_crates_yield_hand_verified_sites() {
         .output()
         .unwrap();
     let again: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(again["replaced"], true);
+    assert_eq!(again["unchanged"], true);
+    assert_eq!(again["replaced"], false);
     let after = errdex(&db)
         .args(["list", "crate:anyhow", "--json"])
         .output()
