@@ -72,28 +72,8 @@ pub(super) fn self_fields(text: &str) -> Vec<String> {
 /// The first paragraph of the `///` doc comment right above line `at`
 /// (1-based) of `text`.
 pub(super) fn doc_above(text: &str, at: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = at.checked_sub(1)?;
-    let mut docs = Vec::new();
-    while i > 0 {
-        i -= 1;
-        let t = lines.get(i)?.trim();
-        if let Some(d) = t.strip_prefix("///") {
-            docs.push(d.trim().to_string());
-        } else if t.starts_with("#[") {
-            continue;
-        } else {
-            break;
-        }
-    }
-    docs.reverse();
-    let para: Vec<String> = docs
-        .into_iter()
-        .skip_while(|d| d.is_empty())
-        .take_while(|d| !d.is_empty())
-        .collect();
-    let joined = para.join(" ");
-    (!joined.is_empty()).then(|| joined.chars().take(400).collect())
+    let first = doc_comment_above(text, at)?.paragraphs.into_iter().next()?;
+    Some(first.chars().take(400).collect())
 }
 
 /// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn

@@ -10,6 +10,7 @@
 mod callers;
 mod callgraph;
 mod constructors;
+mod docs;
 mod evidence;
 mod mechanisms;
 mod receivers;
@@ -19,6 +20,7 @@ use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
 use callgraph::*;
 use constructors::*;
+use docs::*;
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
 use errdex_model::{EvidenceKind, Kind, Origin, SourceFile};
 use evidence::*;
@@ -183,6 +185,7 @@ impl Analyzer {
         for &f in &throwers {
             self.caller_facts(&mut b, f);
         }
+        self.doc_comment_facts(&mut b, &throwers);
         self.constructor_facts(&mut b, error, &throwers);
         self.test_facts(&mut b, error, &sites, &throwers);
         self.related_facts(&mut b, error);

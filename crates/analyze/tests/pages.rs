@@ -1,0 +1,68 @@
+//! What a page states, on the fixture crate `tests/fixtures/pages`: each
+//! test a mechanism, with the facts it adds and the sentences that say
+//! them.
+
+mod common;
+
+use common::fixture_named;
+use errdex_analyze::{analyze, Analysis, FactKind, SectionName};
+use errdex_catalog::{Catalog, ErrorDetail};
+
+fn error(c: &Catalog, template: &str) -> ErrorDetail {
+    let all = c.list_errors(Some("pages"), None).unwrap();
+    let id = all
+        .iter()
+        .find(|e| e.template == template)
+        .unwrap_or_else(|| {
+            let t: Vec<&str> = all.iter().map(|e| e.template.as_str()).collect();
+            panic!("no error `{template}` in {t:?}")
+        })
+        .id
+        .clone();
+    c.error(&id).unwrap().unwrap()
+}
+
+fn texts(a: &Analysis, kind: FactKind) -> Vec<String> {
+    a.facts_of(kind).map(|f| f.text.clone()).collect()
+}
+
+fn section(a: &Analysis, name: SectionName) -> String {
+    let s = a.sections.iter().find(|s| s.name == name).unwrap();
+    s.sentences
+        .iter()
+        .map(|x| x.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn any(v: &[String], needle: &str) -> bool {
+    v.iter().any(|t| t.contains(needle))
+}
+
+#[test]
+fn docs_of_the_thrower_its_type_and_the_public_fns_reaching_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "vacant slot");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let d = texts(&a, FactKind::Doc);
+    assert!(
+        any(&d, "Its doc comment goes on: \"The slot is left empty.\""),
+        "{d:?}"
+    );
+    assert!(
+        any(
+            &d,
+            "The doc of the type `Ring` says: \"Keys are handed out again after `free`: a key must not be used after it was freed.\""
+        ),
+        "{d:?}"
+    );
+    assert!(
+        any(
+            &d,
+            "The doc of `Ring::free` (a public fn that reaches it) says under `# Panics`: \"When the slot was already freed.\""
+        ),
+        "{d:?}"
+    );
+    assert!(section(&a, SectionName::When).contains("handed out again"));
+}
