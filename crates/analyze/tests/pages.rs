@@ -66,3 +66,16 @@ fn docs_of_the_thrower_its_type_and_the_public_fns_reaching_it() {
     );
     assert!(section(&a, SectionName::When).contains("handed out again"));
 }
+
+#[test]
+fn a_public_thrower_is_also_reached_through_a_trait_impl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "Bounded is full");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let p = texts(&a, FactKind::PublicEntry);
+    assert!(
+        any(&p, "`Bounded::extend` reaches it") && any(&p, "`.extend(..)` on a `Bounded`"),
+        "{p:?}"
+    );
+}

@@ -292,9 +292,11 @@ impl Analyzer {
                 }
             }
         }
-        if t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. }) {
-            return;
-        }
+        // A public thrower is an entry itself; the fns that call it
+        // directly are listed as its callers. Still, the trait impls and
+        // the public fns further up are how users reach it too.
+        let public_target =
+            t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
         while let Some((f, hops, chain)) = queue.pop_front() {
@@ -330,7 +332,8 @@ impl Analyzer {
                 };
                 let public = cf.is_pub
                     && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
-                if entries < MAX_ENTRIES && (public || implicit.is_some()) {
+                let listed_as_caller = public_target && hops == 0 && implicit.is_none();
+                if entries < MAX_ENTRIES && (public || implicit.is_some()) && !listed_as_caller {
                     let text = match &implicit {
                         Some(call) => format!(
                             "`{}` reaches it ({}), and a user reaches that by {call}.",
@@ -354,7 +357,7 @@ impl Analyzer {
                 queue.push_back((caller, hops + 1, chain));
             }
         }
-        if entries == 0 {
+        if entries == 0 && !public_target {
             self.type_use_entries(b, target);
         }
     }
