@@ -79,3 +79,18 @@ fn a_public_thrower_is_also_reached_through_a_trait_impl() {
         "{p:?}"
     );
 }
+
+#[test]
+fn constants_a_guard_compares_against_are_evaluated() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "frame of {len} bytes is too long");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let v = texts(&a, FactKind::Value);
+    assert!(any(&v, "`LIMIT` is `1 << SHIFT` = 4096"), "{v:?}");
+    assert!(section(&a, SectionName::When).contains("= 4096"));
+    let e = error(&c, "frame nested too deep");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let v = texts(&a, FactKind::Value);
+    assert!(any(&v, "`Config::default` sets `depth` to `50`"), "{v:?}");
+}

@@ -15,6 +15,7 @@ mod evidence;
 mod mechanisms;
 mod receivers;
 mod related;
+mod values;
 
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
@@ -28,6 +29,7 @@ use mechanisms::*;
 use receivers::*;
 use related::*;
 use std::collections::{HashMap, HashSet, VecDeque};
+use values::*;
 
 /// Sites of one error looked at (the first ones, library code first).
 const MAX_SITES: usize = 3;
@@ -60,6 +62,8 @@ pub struct Analyzer {
     identifiers: HashSet<String>,
     /// Every fn name.
     fn_names: HashSet<String>,
+    /// Every `const`/`static` item.
+    consts: Vec<ConstDef>,
 }
 
 impl Analyzer {
@@ -82,6 +86,10 @@ impl Analyzer {
             }
         }
         let fn_names = by_name.keys().cloned().collect();
+        let mut consts = Vec::new();
+        for p in files.values() {
+            consts.extend(const_defs(&p.file.path, &p.file.text));
+        }
         let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
         let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
         for (i, c) in symbols.calls.iter().enumerate() {
@@ -100,6 +108,7 @@ impl Analyzer {
             calls_in_fn,
             identifiers,
             fn_names,
+            consts,
         }
     }
 
@@ -187,6 +196,7 @@ impl Analyzer {
         }
         self.doc_comment_facts(&mut b, &throwers);
         self.constructor_facts(&mut b, error, &throwers);
+        self.value_facts(&mut b);
         self.test_facts(&mut b, error, &sites, &throwers);
         self.related_facts(&mut b, error);
         history_facts(&mut b, error);
