@@ -94,3 +94,15 @@ fn constants_a_guard_compares_against_are_evaluated() {
     let v = texts(&a, FactKind::Value);
     assert!(any(&v, "`Config::default` sets `depth` to `50`"), "{v:?}");
 }
+
+#[test]
+fn an_unqualified_call_names_the_fn_of_its_own_module() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "fast decoder got no input");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let callers = texts(&a, FactKind::Caller);
+    assert!(any(&callers, "`decode_fast` calls `inner`"), "{callers:?}");
+    assert!(!any(&callers, "decode_safe"), "{callers:?}");
+    assert!(!any(&callers, "more call(s)"), "{callers:?}");
+}
