@@ -106,3 +106,31 @@ fn an_unqualified_call_names_the_fn_of_its_own_module() {
     assert!(!any(&callers, "decode_safe"), "{callers:?}");
     assert!(!any(&callers, "more call(s)"), "{callers:?}");
 }
+
+#[test]
+fn a_struct_error_made_in_a_default_method_names_it_and_its_doc() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "unexpected null value");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let k = texts(&a, FactKind::Constructor);
+    assert!(
+        any(
+            &k,
+            "`NullValue` is constructed in `FromColumn::from_nullable`, the default method of the trait `FromColumn`"
+        ),
+        "{k:?}"
+    );
+    let d = texts(&a, FactKind::Doc);
+    assert!(
+        any(&d, "a type that accepts null must override it"),
+        "{d:?}"
+    );
+    assert!(
+        any(
+            &d,
+            "The doc of the trait `FromColumn` says: \"Implementors must accept"
+        ),
+        "{d:?}"
+    );
+}

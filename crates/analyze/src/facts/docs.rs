@@ -348,7 +348,7 @@ impl Analyzer {
     }
 
     /// The contract paragraphs of the doc of a type or trait.
-    fn contract_fact(&self, b: &mut Builder, name: &str, what: &str) {
+    pub(super) fn contract_fact(&self, b: &mut Builder, name: &str, what: &str) {
         if b.seen(&format!("contract:{name}")) {
             return;
         }
