@@ -134,3 +134,19 @@ fn a_struct_error_made_in_a_default_method_names_it_and_its_doc() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_partial_order_comparison_also_fails_for_nan_and_debug_asserts_are_gone_in_release() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "lo must not exceed hi");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let k = texts(&a, FactKind::Assertion);
+    assert!(
+        any(&k, "that is when `lo > hi` or either side is NaN"),
+        "{k:?}"
+    );
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(any(&m, "(`T: PartialOrd`)"), "{m:?}");
+    assert!(any(&m, "there is no check"), "{m:?}");
+}

@@ -266,15 +266,33 @@ impl Analyzer {
                     self.alternative_facts(b, fi, Some(c));
                 }
                 if let Some(c) = parts.first_argument {
+                    let partial = self
+                        .enclosing_fn(&s.path, s.line)
+                        .and_then(|fi| self.partial_order(fi, &c));
+                    let nan = if partial.is_some() {
+                        " or either side is NaN"
+                    } else {
+                        ""
+                    };
                     b.push(
                         FactKind::Assertion,
                         match negate(&c) {
-                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`."),
+                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`{nan}."),
                             None => format!("It fires when the asserted condition `{c}` is false."),
                         },
                         here.clone(),
                         None,
                     );
+                    if let Some(why) = partial {
+                        b.push(
+                            FactKind::Mechanism,
+                            format!(
+                                "`{c}` compares values that are only partially ordered ({why}): a NaN compares false with everything, so the assertion also fails when a side is NaN; check the values (`is_nan()`) or order the bounds before the call."
+                            ),
+                            here.clone(),
+                            None,
+                        );
+                    }
                 }
             }
             Kind::AssertEq | Kind::AssertNe => {
