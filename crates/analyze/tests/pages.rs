@@ -150,3 +150,22 @@ fn a_partial_order_comparison_also_fails_for_nan_and_debug_asserts_are_gone_in_r
     assert!(any(&m, "(`T: PartialOrd`)"), "{m:?}");
     assert!(any(&m, "there is no check"), "{m:?}");
 }
+
+#[test]
+fn an_operator_impl_points_to_its_checked_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "pages");
+    let e = error(&c, "Count subtraction below zero");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let p = texts(&a, FactKind::PublicEntry);
+    assert!(any(&p, "the `-` operator on a `Count`"), "{p:?}");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "`Count::checked_sub` is the fallible form of the operator (`Sub`)"
+        ),
+        "{alt:?}"
+    );
+    assert!(section(&a, SectionName::Solutions).contains("checked_sub"));
+}
