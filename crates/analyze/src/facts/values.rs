@@ -197,8 +197,7 @@ impl Eval<'_> {
 
     fn binary(&mut self, min: u8) -> Option<i128> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(op) = self.peek() else { break };
+        while let Some(op) = self.peek() {
             let prec = match op {
                 "|" => 1,
                 "^" => 2,
