@@ -36,6 +36,9 @@ pub enum FactKind {
     Doc,
     /// A condition under which the site runs.
     Guard,
+    /// The value of a constant or field default a condition compares
+    /// against (`const LIMIT: usize = 1 << 12` → 4096).
+    Value,
     /// The asserted condition of an assert (the site runs when it is false).
     Assertion,
     /// What `expect`/`unwrap` is called on.
@@ -242,6 +245,8 @@ const RULES: &[&str] = &[
     include_str!("facts/receivers.rs"),
     include_str!("facts/constructors.rs"),
     include_str!("facts/evidence.rs"),
+    include_str!("facts/docs.rs"),
+    include_str!("facts/values.rs"),
     include_str!("facts/related.rs"),
 ];
 

@@ -108,6 +108,9 @@ impl<'a> Writer<'a> {
         for f in own {
             out.push(say(f.text.clone(), &[f]));
         }
+        for f in self.all(FactKind::Value) {
+            out.push(say(f.text.clone(), &[f]));
+        }
         for f in self.all(FactKind::Doc) {
             out.push(say(f.text.clone(), &[f]));
         }

@@ -288,13 +288,16 @@ impl Analyzer {
                             None,
                         );
                         entries += 1;
+                        self.checked_operator_fact(b, tr, &tg.name, ty);
                     }
                 }
             }
         }
-        if t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. }) {
-            return;
-        }
+        // A public thrower is an entry itself; the fns that call it
+        // directly are listed as its callers. Still, the trait impls and
+        // the public fns further up are how users reach it too.
+        let public_target =
+            t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
         while let Some((f, hops, chain)) = queue.pop_front() {
@@ -330,7 +333,8 @@ impl Analyzer {
                 };
                 let public = cf.is_pub
                     && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
-                if entries < MAX_ENTRIES && (public || implicit.is_some()) {
+                let listed_as_caller = public_target && hops == 0 && implicit.is_none();
+                if entries < MAX_ENTRIES && (public || implicit.is_some()) && !listed_as_caller {
                     let text = match &implicit {
                         Some(call) => format!(
                             "`{}` reaches it ({}), and a user reaches that by {call}.",
@@ -350,13 +354,60 @@ impl Analyzer {
                         None,
                     );
                     entries += 1;
+                    if let Owner::Impl {
+                        ty,
+                        of_trait: Some(tr),
+                    } = &cf.owner
+                    {
+                        self.checked_operator_fact(b, tr, &cf.name, ty);
+                    }
                 }
                 queue.push_back((caller, hops + 1, chain));
             }
         }
-        if entries == 0 {
+        if entries == 0 && !public_target {
             self.type_use_entries(b, target);
         }
+    }
+
+    /// For an arithmetic operator impl (`Sub::sub`, `MulAssign::mul_assign`)
+    /// of a type that also has `checked_OP` (inherent or through a trait
+    /// such as `CheckedSub`): the call that returns `None` instead.
+    pub(super) fn checked_operator_fact(&self, b: &mut Builder, tr: &str, method: &str, ty: &str) {
+        const OPS: [&str; 8] = ["add", "sub", "mul", "div", "rem", "neg", "shl", "shr"];
+        let op = method.trim_end_matches("_assign");
+        if !OPS.contains(&op) || !tr.to_lowercase().starts_with(op) {
+            return;
+        }
+        let base = last_segment_of(ty);
+        let name = format!("checked_{op}");
+        let Some(&i) = self.by_name.get(&name).and_then(|v| {
+            v.iter().find(|&&i| {
+                let f = &self.symbols.fns[i];
+                !f.is_test
+                    && matches!(&f.owner, Owner::Impl { ty: t, .. } if last_segment_of(t) == base)
+            })
+        }) else {
+            return;
+        };
+        if b.seen(&format!("checked:{base}:{op}")) {
+            return;
+        }
+        let f = &self.symbols.fns[i];
+        let via = match &f.owner {
+            Owner::Impl {
+                of_trait: Some(t), ..
+            } => format!(" (from the trait `{t}`)"),
+            _ => String::new(),
+        };
+        b.push(
+            FactKind::Alternative,
+            format!(
+                "`{base}::{name}`{via} is the fallible form of the operator (`{tr}`): it returns `None` instead of panicking; use `a.{name}(&b)` where the operands can be out of range."
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// For a method no call reaches (a trait impl driven by another crate,

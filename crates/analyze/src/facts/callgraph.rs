@@ -36,7 +36,6 @@ pub(super) fn by_name(namesakes: usize) -> Resolution {
 /// invocation generates from it.
 #[derive(Debug, Clone)]
 pub(super) struct Target {
-    #[allow(dead_code)]
     pub(super) fi: usize,
     pub(super) name: String,
     pub(super) ty: Option<String>,
@@ -324,7 +323,23 @@ impl Analyzer {
             }
             Callee::Path { qualifier: None } => {
                 let module = t.ty.is_none() && t.default_of.is_none();
-                module.then(|| by_name(self.namesakes(&t.name).len()))
+                if !module {
+                    return None;
+                }
+                // An unqualified call names the fn of its own module first:
+                // the namesake in the caller's file when there is one.
+                let names = self.namesakes(&t.name);
+                let target_path = &self.symbols.fns[t.fi].path;
+                if let Some(f) = caller {
+                    let local = names.iter().any(|&i| {
+                        let g = &self.symbols.fns[i];
+                        g.path == f.path && g.owner == Owner::Module
+                    });
+                    if local {
+                        return (*target_path == f.path).then_some(Resolution::Exact);
+                    }
+                }
+                Some(by_name(names.len()))
             }
             Callee::Method { on_self } => {
                 let on_self = *on_self;

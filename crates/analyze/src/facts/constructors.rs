@@ -72,28 +72,32 @@ pub(super) fn self_fields(text: &str) -> Vec<String> {
 /// The first paragraph of the `///` doc comment right above line `at`
 /// (1-based) of `text`.
 pub(super) fn doc_above(text: &str, at: usize) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let mut i = at.checked_sub(1)?;
-    let mut docs = Vec::new();
-    while i > 0 {
-        i -= 1;
-        let t = lines.get(i)?.trim();
-        if let Some(d) = t.strip_prefix("///") {
-            docs.push(d.trim().to_string());
-        } else if t.starts_with("#[") {
-            continue;
-        } else {
-            break;
+    let first = doc_comment_above(text, at)?.paragraphs.into_iter().next()?;
+    Some(first.chars().take(400).collect())
+}
+
+/// The offset in `text` of an expression building a value of the struct
+/// `ty` (`ty`, `path::ty`, `ty { .. }`, `ty(..)` in an expression), not a
+/// type position (`-> ty`, `: ty`, `<ty>`, `impl .. for ty`).
+pub(super) fn builds_struct(text: &str, ty: &str) -> Option<usize> {
+    text.match_indices(ty).map(|(i, _)| i).find(|&i| {
+        let before =
+            text[..i].trim_end_matches(|c: char| c.is_alphanumeric() || c == '_' || c == ':');
+        // The path before the name is part of it (`crate::result::ty`).
+        let path_start = before.len();
+        if !text[path_start..i].is_empty() && !text[path_start..i].ends_with("::") {
+            return false;
         }
-    }
-    docs.reverse();
-    let para: Vec<String> = docs
-        .into_iter()
-        .skip_while(|d| d.is_empty())
-        .take_while(|d| !d.is_empty())
-        .collect();
-    let joined = para.join(" ");
-    (!joined.is_empty()).then(|| joined.chars().take(400).collect())
+        let prev = before.trim_end().chars().next_back();
+        let after = text[i + ty.len()..].trim_start();
+        let next = after.chars().next();
+        let word_end = !text[i + ty.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        word_end
+            && matches!(prev, Some('(' | '=' | ',' | '{' | '>'))
+            && !before.trim_end().ends_with("->")
+            && matches!(next, Some(')' | ',' | ';' | '{' | '(' | '}'))
+            && !(next == Some('{') && before.trim_end().ends_with("for"))
+    })
 }
 
 /// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn
@@ -124,6 +128,9 @@ impl Analyzer {
             },
             Kind::Display | Kind::DebugImpl => {
                 let Some(arm) = error.sites.first().and_then(|s| s.arm.as_deref()) else {
+                    if let Some(ty) = error_type_of(error) {
+                        self.struct_constructor_facts(b, &ty, throwers);
+                    }
                     return;
                 };
                 let head = arm.split(['(', '{', ' ']).next().unwrap_or(arm);
@@ -188,10 +195,15 @@ impl Analyzer {
                     )
                 })
                 .unwrap_or_default();
+            let default = c
+                .caller
+                .filter(|_| !is_test)
+                .map(|i| self.default_method_note(i))
+                .unwrap_or_default();
             b.push(
                 FactKind::Constructor,
                 format!(
-                    "`{ty}::{variant}` is constructed in {place}{}{gates}.",
+                    "`{ty}::{variant}` is constructed in {place}{}{default}{gates}.",
                     if is_test { " (a test)" } else { "" }
                 ),
                 Some((c.path.clone(), c.line)),
@@ -200,6 +212,9 @@ impl Analyzer {
             n += 1;
             if is_test {
                 continue;
+            }
+            if let Some(i) = c.caller {
+                self.maker_doc_fact(b, i);
             }
             if !gated_paths.contains(&c.path) {
                 gated_paths.push(c.path.clone());
@@ -280,6 +295,100 @@ impl Analyzer {
         self.setter_facts(b, &fields, None);
         self.field_doc_facts(b, &fields);
         self.variant_doc_fact(b, &ty, &variant);
+    }
+
+    /// Where a struct error type (`struct Unexpected;`) is made: the fns
+    /// whose code builds a value of it (`Err(Box::new(Unexpected))`,
+    /// `Unexpected { .. }`, `Unexpected(..)`), with the public fns that
+    /// reach them.
+    pub(super) fn struct_constructor_facts(&self, b: &mut Builder, ty: &str, throwers: &[usize]) {
+        let mut makers = Vec::new();
+        for (fi, f) in self.symbols.fns.iter().enumerate() {
+            if makers.len() == MAX_CONSTRUCTORS {
+                break;
+            }
+            if f.is_test
+                || throwers.contains(&fi)
+                || matches!(&f.owner, Owner::Impl { ty: t, of_trait: Some(_) } if t == ty)
+            {
+                continue;
+            }
+            let Some(off) = builds_struct(&f.text, ty) else {
+                continue;
+            };
+            let line = f.lines.0 + f.text[..off].matches('\n').count() as u32;
+            let gates = if f.gates.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", compiled only when {}",
+                    f.gates
+                        .iter()
+                        .map(|g| format!("`cfg({g})`"))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            };
+            b.push(
+                FactKind::Constructor,
+                format!(
+                    "`{ty}` is constructed in `{}`{}{gates}.",
+                    f.qualified(),
+                    self.default_method_note(fi)
+                ),
+                Some((f.path.clone(), line)),
+                None,
+            );
+            self.maker_doc_fact(b, fi);
+            makers.push(fi);
+        }
+        for fi in makers.into_iter().take(3) {
+            self.entry_facts(b, fi);
+        }
+    }
+
+    /// `, the default method of the trait `T` (…)` for a trait's provided
+    /// method; empty otherwise.
+    pub(super) fn default_method_note(&self, fi: usize) -> String {
+        let f = &self.symbols.fns[fi];
+        match &f.owner {
+            Owner::TraitDefault(t) => format!(
+                ", the default method of the trait `{t}`: every implementor that does not override `{}` runs it",
+                f.name
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The doc of a fn that makes the error (its prose paragraphs), and the
+    /// contracts the doc of its type or trait states.
+    fn maker_doc_fact(&self, b: &mut Builder, fi: usize) {
+        match &self.symbols.fns[fi].owner {
+            Owner::Impl { ty, of_trait } => {
+                self.contract_fact(b, ty, "type");
+                if let Some(t) = of_trait {
+                    self.contract_fact(b, t, "trait");
+                }
+            }
+            Owner::TraitDefault(t) => self.contract_fact(b, t, "trait"),
+            Owner::Module => {}
+        }
+        let Some(d) = self.fn_doc(fi) else { return };
+        let parts: Vec<&str> = d.paragraphs.iter().map(String::as_str).collect();
+        let Some(q) = docs::quote(&parts) else { return };
+        if b.seen(&format!("makerdoc:{fi}")) {
+            return;
+        }
+        let f = &self.symbols.fns[fi];
+        b.push(
+            FactKind::Doc,
+            format!(
+                "The doc of `{}`, which makes it, says: \"{q}\"",
+                f.qualified()
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// The doc comments of fields a condition reads (`pub flag: bool`).

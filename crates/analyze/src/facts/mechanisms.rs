@@ -193,7 +193,7 @@ impl Analyzer {
                 b.push(
                     FactKind::Mechanism,
                     format!(
-                        "It is a `{}!`: checked only when `debug_assertions` are on (debug builds, `cargo test`); a release build compiles it out and goes on.",
+                        "It is a `{}!`: checked only when `debug_assertions` are on (debug builds, `cargo test`); a release build compiles it out: there is no check, and the code goes on silently with whatever values it was given.",
                         parts.macro_name.as_deref().unwrap_or("debug_assert")
                     ),
                     Some((s.path.clone(), s.line)),

@@ -10,15 +10,18 @@
 mod callers;
 mod callgraph;
 mod constructors;
+mod docs;
 mod evidence;
 mod mechanisms;
 mod receivers;
 mod related;
+mod values;
 
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
 use callgraph::*;
 use constructors::*;
+use docs::*;
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
 use errdex_model::{EvidenceKind, Kind, Origin, SourceFile};
 use evidence::*;
@@ -26,6 +29,7 @@ use mechanisms::*;
 use receivers::*;
 use related::*;
 use std::collections::{HashMap, HashSet, VecDeque};
+use values::*;
 
 /// Sites of one error looked at (the first ones, library code first).
 const MAX_SITES: usize = 3;
@@ -58,6 +62,8 @@ pub struct Analyzer {
     identifiers: HashSet<String>,
     /// Every fn name.
     fn_names: HashSet<String>,
+    /// Every `const`/`static` item.
+    consts: Vec<ConstDef>,
 }
 
 impl Analyzer {
@@ -80,6 +86,10 @@ impl Analyzer {
             }
         }
         let fn_names = by_name.keys().cloned().collect();
+        let mut consts = Vec::new();
+        for p in files.values() {
+            consts.extend(const_defs(&p.file.path, &p.file.text));
+        }
         let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
         let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
         for (i, c) in symbols.calls.iter().enumerate() {
@@ -98,6 +108,7 @@ impl Analyzer {
             calls_in_fn,
             identifiers,
             fn_names,
+            consts,
         }
     }
 
@@ -183,7 +194,9 @@ impl Analyzer {
         for &f in &throwers {
             self.caller_facts(&mut b, f);
         }
+        self.doc_comment_facts(&mut b, &throwers);
         self.constructor_facts(&mut b, error, &throwers);
+        self.value_facts(&mut b);
         self.test_facts(&mut b, error, &sites, &throwers);
         self.related_facts(&mut b, error);
         history_facts(&mut b, error);
@@ -253,15 +266,33 @@ impl Analyzer {
                     self.alternative_facts(b, fi, Some(c));
                 }
                 if let Some(c) = parts.first_argument {
+                    let partial = self
+                        .enclosing_fn(&s.path, s.line)
+                        .and_then(|fi| self.partial_order(fi, &c));
+                    let nan = if partial.is_some() {
+                        " or either side is NaN"
+                    } else {
+                        ""
+                    };
                     b.push(
                         FactKind::Assertion,
                         match negate(&c) {
-                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`."),
+                            Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`{nan}."),
                             None => format!("It fires when the asserted condition `{c}` is false."),
                         },
                         here.clone(),
                         None,
                     );
+                    if let Some(why) = partial {
+                        b.push(
+                            FactKind::Mechanism,
+                            format!(
+                                "`{c}` compares values that are only partially ordered ({why}): a NaN compares false with everything, so the assertion also fails when a side is NaN; check the values (`is_nan()`) or order the bounds before the call."
+                            ),
+                            here.clone(),
+                            None,
+                        );
+                    }
                 }
             }
             Kind::AssertEq | Kind::AssertNe => {

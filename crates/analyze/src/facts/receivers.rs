@@ -99,6 +99,28 @@ pub(super) fn std_returns_option(method: &str) -> Option<bool> {
     }
 }
 
+/// The two sides of a simple ordering comparison (`a <= b`), when the
+/// condition is one.
+pub(super) fn ordering_sides(cond: &str) -> Option<(&str, &str)> {
+    if cond.contains("&&") || cond.contains("||") {
+        return None;
+    }
+    [" <= ", " >= ", " < ", " > "]
+        .iter()
+        .find_map(|op| cond.split_once(op))
+        .map(|(a, b)| (a.trim(), b.trim()))
+}
+
+/// The type written for parameter `name` in a signature.
+pub(super) fn param_type<'a>(signature: &'a str, name: &str) -> Option<&'a str> {
+    let (_, params) = signature.split_once('(')?;
+    params.split([',', '(', ')']).find_map(|p| {
+        let (n, ty) = p.split_once(':')?;
+        let n = n.trim().trim_start_matches("mut ").trim();
+        (n == name).then(|| ty.trim())
+    })
+}
+
 /// The negation of a simple comparison (`a < b` → `a >= b`).
 pub(super) fn negate(cond: &str) -> Option<String> {
     for (op, neg) in [
@@ -118,6 +140,42 @@ pub(super) fn negate(cond: &str) -> Option<String> {
 }
 
 impl Analyzer {
+    /// Why an ordering comparison in fn `fi` is only a partial order: a
+    /// side is a float literal, or a parameter typed `f32`/`f64` or by a
+    /// generic bounded by `PartialOrd` (or `Float`).
+    pub(super) fn partial_order(&self, fi: usize, cond: &str) -> Option<String> {
+        let (a, b) = ordering_sides(cond)?;
+        let f = &self.symbols.fns[fi];
+        for side in [a, b] {
+            let digits = side.trim_start_matches('-');
+            let float_literal = digits.starts_with(|c: char| c.is_ascii_digit())
+                && (digits.contains('.') || digits.ends_with("f32") || digits.ends_with("f64"))
+                && digits
+                    .trim_end_matches("f32")
+                    .trim_end_matches("f64")
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '.' || c == '_');
+            if float_literal {
+                return Some(format!("`{side}` is a float"));
+            }
+            let Some(ty) = param_type(&f.signature, side) else {
+                continue;
+            };
+            let ty = ty.trim_start_matches('&');
+            if ty == "f32" || ty == "f64" {
+                return Some(format!("`{side}: {ty}`"));
+            }
+            if let Some((_, tr)) = f
+                .bounds
+                .iter()
+                .find(|(p, tr)| p == ty && (tr.starts_with("PartialOrd") || tr == "Float"))
+            {
+                return Some(format!("`{ty}: {tr}`"));
+            }
+        }
+        None
+    }
+
     /// For an arm `Self::V(..)` of `match self` in `caller`, the method of
     /// the same type whose `match self` maps `Self::V(_)` to a tag of the
     /// same name in another type

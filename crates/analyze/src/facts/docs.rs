@@ -1,0 +1,407 @@
+//! Doc comments read from the source: the thrower's whole doc, the
+//! `# Panics`/`# Errors` sections of the public fns a user calls to reach
+//! it, and the contracts the docs of its type and trait state.
+
+use super::*;
+
+/// Words that make a doc sentence a contract: a requirement, a limit, a
+/// failure.
+const CONTRACT_WORDS: [&str; 16] = [
+    " must",
+    "must ",
+    " only ",
+    " never ",
+    "require",
+    "at most",
+    "at least",
+    "cannot",
+    "can not",
+    "panic",
+    "invalid",
+    " fail",
+    " error",
+    " limit",
+    "not allowed",
+    " expected ",
+];
+
+/// Characters a quoted doc passage keeps.
+const MAX_QUOTE: usize = 600;
+
+/// Public fns whose docs are quoted.
+const MAX_DOC_ENTRIES: usize = 4;
+
+/// A `///` doc comment: its prose paragraphs and its `# Heading` sections,
+/// code blocks left out.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct DocComment {
+    /// The paragraphs before the first heading, each on one line.
+    pub(super) paragraphs: Vec<String>,
+    /// `(heading, text)` of each section.
+    pub(super) sections: Vec<(String, String)>,
+}
+
+impl DocComment {
+    /// The text under a heading (`Panics`, `Errors`), when there is one.
+    pub(super) fn section(&self, heading: &str) -> Option<&str> {
+        self.sections
+            .iter()
+            .find(|(h, _)| h.eq_ignore_ascii_case(heading))
+            .map(|(_, t)| t.as_str())
+    }
+
+    /// The paragraphs (and sections other than examples) that state a
+    /// contract, joined, at most [`MAX_QUOTE`] characters.
+    pub(super) fn contracts(&self) -> Option<String> {
+        let parts = self.paragraphs.iter().chain(
+            self.sections
+                .iter()
+                .filter(|(h, _)| {
+                    let h = h.to_lowercase();
+                    !h.starts_with("example")
+                        && !["panics", "errors", "safety"].contains(&h.as_str())
+                })
+                .map(|(_, t)| t),
+        );
+        let picked: Vec<&str> = parts
+            .filter(|p| {
+                let l = format!(" {} ", p.to_lowercase());
+                CONTRACT_WORDS.iter().any(|w| l.contains(w))
+            })
+            .map(String::as_str)
+            .chain(
+                self.sections
+                    .iter()
+                    .filter(|(h, _)| {
+                        ["panics", "errors", "safety"].contains(&h.to_lowercase().as_str())
+                    })
+                    .map(|(_, t)| t.as_str()),
+            )
+            .collect();
+        quote(&picked)
+    }
+}
+
+/// Paragraphs joined and cut at [`MAX_QUOTE`] characters (at a sentence end
+/// when there is one).
+pub(super) fn quote(parts: &[&str]) -> Option<String> {
+    let joined = parts.join(" ");
+    if joined.trim().is_empty() {
+        return None;
+    }
+    if joined.chars().count() <= MAX_QUOTE {
+        return Some(joined);
+    }
+    let cut: String = joined.chars().take(MAX_QUOTE).collect();
+    Some(match cut.rfind(". ") {
+        Some(i) if i > MAX_QUOTE / 2 => cut[..=i].to_string(),
+        _ => format!("{cut}…"),
+    })
+}
+
+/// `[`x`][y]`, `[`x`](y)` and `[`x`]` → `` `x` ``.
+fn plain_links(s: &str) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('[') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let Some(j) = after.find(']') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        out.push_str(&after[..j]);
+        let tail = &after[j + 1..];
+        rest = match tail.chars().next() {
+            Some('(') => tail.find(')').map_or(tail, |k| &tail[k + 1..]),
+            Some('[') => tail.find(']').map_or(tail, |k| &tail[k + 1..]),
+            _ => tail,
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `///` doc comment of the item whose first line (after its
+/// attributes) is `at` (1-based) in `text`.
+pub(super) fn doc_comment_above(text: &str, at: usize) -> Option<DocComment> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut i = at.checked_sub(1)?;
+    let mut docs = Vec::new();
+    let mut in_attr = false;
+    while i > 0 {
+        i -= 1;
+        let t = lines.get(i)?.trim();
+        if let Some(d) = t.strip_prefix("///") {
+            in_attr = false;
+            docs.push(d.strip_prefix(' ').unwrap_or(d).trim_end().to_string());
+        } else if t.starts_with("#[") || t.starts_with("#![") {
+            in_attr = false;
+        } else if t.ends_with(")]") || t.ends_with("]") && !t.ends_with("[]") {
+            // The last line of an attribute written on several lines.
+            in_attr = true;
+        } else if in_attr && !t.is_empty() && !t.ends_with(';') && !t.ends_with('}') {
+            continue;
+        } else {
+            break;
+        }
+    }
+    if docs.is_empty() {
+        return None;
+    }
+    docs.reverse();
+    let mut out = DocComment::default();
+    let mut para: Vec<String> = Vec::new();
+    let mut heading: Option<String> = None;
+    let mut in_code = false;
+    let flush = |out: &mut DocComment, para: &mut Vec<String>, heading: &Option<String>| {
+        let p = plain_links(&para.join(" "));
+        para.clear();
+        if p.trim().is_empty() {
+            return;
+        }
+        match heading {
+            None => out.paragraphs.push(p),
+            Some(h) => match out.sections.iter_mut().find(|(x, _)| x == h) {
+                Some((_, t)) => {
+                    t.push(' ');
+                    t.push_str(&p);
+                }
+                None => out.sections.push((h.clone(), p)),
+            },
+        }
+    };
+    for d in docs {
+        if d.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        if let Some(h) = d.trim_start().strip_prefix('#') {
+            flush(&mut out, &mut para, &heading);
+            heading = Some(h.trim_start_matches('#').trim().to_string());
+        } else if d.trim().is_empty() {
+            flush(&mut out, &mut para, &heading);
+        } else {
+            para.push(d.trim().to_string());
+        }
+    }
+    flush(&mut out, &mut para, &heading);
+    Some(out)
+}
+
+impl Analyzer {
+    /// The doc comment of fn `fi`.
+    pub(super) fn fn_doc(&self, fi: usize) -> Option<DocComment> {
+        let f = &self.symbols.fns[fi];
+        let pf = self.files.get(&f.path)?;
+        doc_comment_above(&pf.file.text, f.lines.0 as usize)
+    }
+
+    /// The doc comment of the `struct`, `enum`, `union` or `trait` named
+    /// `name` (a `pub` one first), with where it is.
+    pub(super) fn type_doc(&self, name: &str) -> Option<(String, u32, DocComment)> {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        let mut found = None;
+        for p in paths {
+            if errdex_syntax::is_test_or_example_path(p) {
+                continue;
+            }
+            let text = &self.files[p].file.text;
+            for (i, l) in text.lines().enumerate() {
+                let t = l.trim_start();
+                let is_pub = t.starts_with("pub ");
+                let t = t
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub ")
+                    .trim_start_matches("unsafe ");
+                let named = ["struct ", "enum ", "union ", "trait "].iter().any(|kw| {
+                    t.strip_prefix(kw).is_some_and(|r| {
+                        r.starts_with(name)
+                            && !r[name.len()..]
+                                .starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    })
+                });
+                if !named {
+                    continue;
+                }
+                if let Some(d) = doc_comment_above(text, i + 1) {
+                    if is_pub {
+                        return Some((p.clone(), i as u32 + 1, d));
+                    }
+                    found.get_or_insert((p.clone(), i as u32 + 1, d));
+                }
+            }
+        }
+        found
+    }
+
+    /// The doc of a method as the trait `tr` declares it (what implementors
+    /// must provide).
+    fn trait_method_doc(&self, tr: &str, method: &str) -> Option<(usize, DocComment)> {
+        let i = self.by_name.get(method)?.iter().copied().find(|&i| {
+            let g = &self.symbols.fns[i];
+            matches!(&g.owner, Owner::TraitDefault(t) if t == tr) && !g.is_test
+        });
+        if let Some(i) = i {
+            return self.fn_doc(i).map(|d| (i, d));
+        }
+        None
+    }
+
+    /// Doc facts: the rest of the thrower's doc, the contracts stated by
+    /// the docs of its type and trait, and the `# Panics`/`# Errors`
+    /// sections of the public fns that reach it.
+    pub(super) fn doc_comment_facts(&self, b: &mut Builder, throwers: &[usize]) {
+        for &fi in throwers {
+            let f = &self.symbols.fns[fi];
+            let at = Some((f.path.clone(), f.lines.0));
+            if let Some(d) = self.fn_doc(fi) {
+                // The first paragraph and the `# Panics`/`# Errors` sections
+                // are quoted from the catalogue's evidence.
+                let rest: Vec<&str> = d
+                    .paragraphs
+                    .iter()
+                    .skip(1)
+                    .map(String::as_str)
+                    .chain(
+                        d.sections
+                            .iter()
+                            .filter(|(h, _)| {
+                                let h = h.to_lowercase();
+                                !h.starts_with("example") && h != "panics" && h != "errors"
+                            })
+                            .map(|(_, t)| t.as_str()),
+                    )
+                    .collect();
+                if let Some(q) = quote(&rest) {
+                    if !b.seen(&format!("docrest:{fi}")) {
+                        b.push(
+                            FactKind::Doc,
+                            format!("Its doc comment goes on: \"{q}\""),
+                            at.clone(),
+                            None,
+                        );
+                    }
+                }
+            }
+            let (ty, tr) = match &f.owner {
+                Owner::Impl { ty, of_trait } => (Some(ty.as_str()), of_trait.as_deref()),
+                Owner::TraitDefault(t) => (None, Some(t.as_str())),
+                Owner::Module => (None, None),
+            };
+            if let Some(tr) = tr {
+                self.contract_fact(b, tr, "trait");
+                if matches!(f.owner, Owner::Impl { .. }) {
+                    if let Some((ti, d)) = self.trait_method_doc(tr, &f.name) {
+                        let t = &self.symbols.fns[ti];
+                        let parts: Vec<&str> = d.paragraphs.iter().map(String::as_str).collect();
+                        if let Some(q) = quote(&parts) {
+                            if !b.seen(&format!("traitmethoddoc:{tr}:{}", f.name)) {
+                                b.push(
+                                    FactKind::Doc,
+                                    format!(
+                                        "The trait `{tr}` documents `{}` (what every implementor must provide): \"{q}\"",
+                                        f.name
+                                    ),
+                                    Some((t.path.clone(), t.lines.0)),
+                                    None,
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(ty) = ty {
+                self.contract_fact(b, ty, "type");
+            }
+        }
+        let mut quoted = 0;
+        for e in self.public_reachers(throwers) {
+            if quoted == MAX_DOC_ENTRIES {
+                break;
+            }
+            let Some(d) = self.fn_doc(e) else { continue };
+            let g = &self.symbols.fns[e];
+            for h in ["Panics", "Errors"] {
+                if let Some(t) = d.section(h) {
+                    let Some(q) = quote(&[t]) else { continue };
+                    if b.seen(&format!("entrydoc:{e}:{h}")) {
+                        continue;
+                    }
+                    b.push(
+                        FactKind::Doc,
+                        format!(
+                            "The doc of `{}` (a public fn that reaches it) says under `# {h}`: \"{q}\"",
+                            g.qualified()
+                        ),
+                        Some((g.path.clone(), g.lines.0)),
+                        None,
+                    );
+                    quoted += 1;
+                }
+            }
+        }
+    }
+
+    /// The contract paragraphs of the doc of a type or trait.
+    pub(super) fn contract_fact(&self, b: &mut Builder, name: &str, what: &str) {
+        if b.seen(&format!("contract:{name}")) {
+            return;
+        }
+        let Some((path, line, d)) = self.type_doc(name) else {
+            return;
+        };
+        if let Some(q) = d.contracts() {
+            b.push(
+                FactKind::Doc,
+                format!("The doc of the {what} `{name}` says: \"{q}\""),
+                Some((path, line)),
+                None,
+            );
+        }
+    }
+
+    /// The public fns (free or inherent) that reach any of `throwers`
+    /// within a few resolved calls, nearest first; the throwers themselves
+    /// left out.
+    pub(super) fn public_reachers(&self, throwers: &[usize]) -> Vec<usize> {
+        self.reached_from(throwers, MAX_HOPS, 40)
+            .into_iter()
+            .filter(|&i| {
+                let f = &self.symbols.fns[i];
+                f.is_pub
+                    && matches!(f.owner, Owner::Module | Owner::Impl { of_trait: None, .. })
+                    && !throwers.contains(&i)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_comment_split_into_paragraphs_and_sections_without_code() {
+        let src = "/// Returns the value.\n///\n/// The key must be [`Slab::contains`]ed.\n///\n/// # Panics\n///\n/// If `key` is vacant.\n///\n/// # Examples\n///\n/// ```\n/// # Panics here\n/// let a = 1;\n/// ```\n#[inline]\n#[cfg_attr(\n    feature = \"x\",\n    track_caller\n)]\npub fn get() {}\n";
+        let at = src.lines().position(|l| l.starts_with("pub fn")).unwrap() + 1;
+        let d = doc_comment_above(src, at).unwrap();
+        assert_eq!(
+            d.paragraphs,
+            vec![
+                "Returns the value.".to_string(),
+                "The key must be `Slab::contains`ed.".to_string()
+            ]
+        );
+        assert_eq!(d.section("panics"), Some("If `key` is vacant."));
+        assert_eq!(d.section("Examples"), None);
+        assert_eq!(
+            d.contracts().as_deref(),
+            Some("The key must be `Slab::contains`ed. If `key` is vacant.")
+        );
+    }
+}
