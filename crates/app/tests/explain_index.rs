@@ -138,9 +138,41 @@ fn persisted_index_answers_as_the_in_memory_one_and_is_rebuilt_when_unusable() {
     );
     same_answers(&db, &memory, &with_delta);
 
-    // A snapshot of the base indexed again: `index` rebuilds the base.
-    let generator = root().join("tests/corpus/generator").display().to_string();
-    index_sources(&db, &[generator]);
+    // A snapshot of the base indexed again from the same files: nothing
+    // is written, the base and its delta stand.
+    let generator = root().join("tests/corpus/generator");
+    index_sources(&db, &[generator.display().to_string()]);
+    assert_eq!(std::fs::read(&file).unwrap(), saved, "the base is kept");
+    assert_eq!(built(&db), "from its file and the snapshots indexed since");
+
+    // A snapshot of the base written from another input (as by another
+    // extractor build) and indexed again: `index` rebuilds the base.
+    {
+        use errdex_extract::Extractor;
+        let s = errdex_source::load(&errdex_source::SourceSpec::Dir(generator.clone()), &|p| {
+            errdex_extract::RustExtractor.handles(p)
+        })
+        .unwrap();
+        let r = errdex_extract::extract_all_reusing(
+            &errdex_extract::RustExtractor,
+            &s.files,
+            &|_| None,
+            &|_| {},
+        );
+        let mut c = Catalog::open(&db.as_path().into()).unwrap();
+        let w = c
+            .replace_snapshot(&errdex_catalog::SnapshotInput {
+                meta: &s.meta,
+                files: &s.files,
+                extraction: &r.extraction,
+                fingerprint: "another extractor build",
+                parsed: &[],
+                origins: &[],
+            })
+            .unwrap();
+        assert!(w.replaced);
+    }
+    index_sources(&db, &[generator.display().to_string()]);
     assert_ne!(std::fs::read(&file).unwrap(), saved, "the file is replaced");
     assert_eq!(built(&db), "from its file");
     let memory = in_memory(&db);
