@@ -3,26 +3,14 @@
 
 mod common;
 
+use common::texts;
+
 use common::fixture as catalogue;
 use errdex_analyze::{analyze, Author, FactKind, SectionName};
 use errdex_catalog::{Catalog, ErrorDetail};
 
 fn error(c: &Catalog, template: &str) -> ErrorDetail {
-    let all = c.list_errors(Some("facts"), None).unwrap();
-    let id = all
-        .iter()
-        .find(|e| e.template == template)
-        .unwrap_or_else(|| {
-            let t: Vec<&str> = all.iter().map(|e| e.template.as_str()).collect();
-            panic!("no error `{template}` in {t:?}")
-        })
-        .id
-        .clone();
-    c.error(&id).unwrap().unwrap()
-}
-
-fn texts(a: &errdex_analyze::Analysis, kind: FactKind) -> Vec<String> {
-    a.facts_of(kind).map(|f| f.text.clone()).collect()
+    common::error_of(c, "facts", template)
 }
 
 #[test]

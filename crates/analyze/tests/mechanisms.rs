@@ -4,36 +4,14 @@
 
 mod common;
 
+use common::{section, texts};
+
 use common::fixture_named;
 use errdex_analyze::{analyze, Analysis, FactKind, SectionName};
 use errdex_catalog::{Catalog, ErrorDetail};
 
 fn error(c: &Catalog, template: &str) -> ErrorDetail {
-    let all = c.list_errors(Some("mechanisms"), None).unwrap();
-    let id = all
-        .iter()
-        .find(|e| e.template == template)
-        .unwrap_or_else(|| {
-            let t: Vec<&str> = all.iter().map(|e| e.template.as_str()).collect();
-            panic!("no error `{template}` in {t:?}")
-        })
-        .id
-        .clone();
-    c.error(&id).unwrap().unwrap()
-}
-
-fn texts(a: &Analysis, kind: FactKind) -> Vec<String> {
-    a.facts_of(kind).map(|f| f.text.clone()).collect()
-}
-
-/// Every sentence of one section, joined.
-fn section(a: &Analysis, name: SectionName) -> String {
-    let s = a.sections.iter().find(|s| s.name == name).unwrap();
-    s.sentences
-        .iter()
-        .map(|x| x.text.as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
+    common::error_of(c, "mechanisms", template)
 }
 
 fn page(a: &Analysis) -> String {

@@ -184,16 +184,7 @@ impl Analyzer {
             };
             let gates = caller
                 .filter(|f| !f.gates.is_empty())
-                .map(|f| {
-                    format!(
-                        ", compiled only when {}",
-                        f.gates
-                            .iter()
-                            .map(|g| format!("`cfg({g})`"))
-                            .collect::<Vec<_>>()
-                            .join(" and ")
-                    )
-                })
+                .map(|f| format!(", compiled only when {}", cfg_list(&f.gates)))
                 .unwrap_or_default();
             let default = c
                 .caller
@@ -320,14 +311,7 @@ impl Analyzer {
             let gates = if f.gates.is_empty() {
                 String::new()
             } else {
-                format!(
-                    ", compiled only when {}",
-                    f.gates
-                        .iter()
-                        .map(|g| format!("`cfg({g})`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
-                )
+                format!(", compiled only when {}", cfg_list(&f.gates))
             };
             b.push(
                 FactKind::Constructor,

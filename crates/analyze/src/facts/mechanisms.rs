@@ -123,14 +123,13 @@ impl Analyzer {
             }
         }
         if !gates.is_empty() {
-            let list: Vec<String> = gates.iter().map(|g| format!("`cfg({g})`")).collect();
             let features: Vec<String> = gates
                 .iter()
                 .flat_map(|g| features_in(g))
                 .collect::<Vec<_>>();
             let mut text = format!(
                 "`{name}` is compiled only when {} holds (on the fn, its impl or module, or the `mod` declaration of its file).",
-                list.join(" and ")
+                cfg_list(&gates)
             );
             if !features.is_empty() {
                 text.push_str(&format!(
@@ -458,11 +457,7 @@ impl Analyzer {
                 FactKind::Mechanism,
                 format!(
                     "`{name}` is in the `{m}` module, compiled only when {} holds: there the functions above return it.",
-                    gates
-                        .iter()
-                        .map(|g| format!("`cfg({g})`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
+                    cfg_list(&gates)
                 ),
                 Some((path.to_string(), decl_line)),
                 None,
@@ -484,11 +479,7 @@ impl Analyzer {
                 let features: Vec<String> = gates.iter().flat_map(|g| features_in(g)).collect();
                 let mut t = format!(
                     "The `{m}` module ({p}) is put in use by `{text}` only when {} holds ({path}:{line}).",
-                    gates
-                        .iter()
-                        .map(|g| format!("`cfg({g})`"))
-                        .collect::<Vec<_>>()
-                        .join(" and ")
+                    cfg_list(gates.iter())
                 );
                 if !features.is_empty() {
                     t.push_str(&format!(

@@ -472,3 +472,12 @@ fn mentions(text: &str, word: &str) -> bool {
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
 }
+
+/// Conditions as a page writes them: `` `cfg(a)` and `cfg(b)` ``.
+fn cfg_list<T: std::fmt::Display>(gates: impl IntoIterator<Item = T>) -> String {
+    gates
+        .into_iter()
+        .map(|g| format!("`cfg({g})`"))
+        .collect::<Vec<_>>()
+        .join(" and ")
+}

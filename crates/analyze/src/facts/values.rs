@@ -356,14 +356,7 @@ impl Analyzer {
                             let when = if d.gates.is_empty() {
                                 String::new()
                             } else {
-                                format!(
-                                    " under {}",
-                                    d.gates
-                                        .iter()
-                                        .map(|g| format!("`cfg({g})`"))
-                                        .collect::<Vec<_>>()
-                                        .join(" and ")
-                                )
+                                format!(" under {}", cfg_list(&d.gates))
                             };
                             format!("`{}`{when} ({}:{})", d.expr, d.path, d.line)
                         })

@@ -1,7 +1,7 @@
 //! The fixture crate `tests/fixtures/facts`, indexed into a real catalogue.
 
-use errdex_analyze::Analyzer;
-use errdex_catalog::{Catalog, SnapshotInput};
+use errdex_analyze::{Analysis, Analyzer, FactKind, SectionName};
+use errdex_catalog::{Catalog, ErrorDetail, SnapshotInput};
 use errdex_extract::{extract_all, Extractor, RustExtractor};
 use errdex_source::{load, SourceSpec};
 use std::path::Path;
@@ -34,4 +34,38 @@ pub fn fixture_named(dir: &Path, name: &str) -> (Catalog, Analyzer) {
     let files = c.snapshot_files(row.id).unwrap();
     let errors = c.list_errors(Some(name), None).unwrap();
     (c, Analyzer::new(row, files, errors))
+}
+
+/// The error of `repo` whose template is `template` (a panic listing the
+/// templates there are when none is).
+#[allow(dead_code)]
+pub fn error_of(c: &Catalog, repo: &str, template: &str) -> ErrorDetail {
+    let all = c.list_errors(Some(repo), None).unwrap();
+    let id = all
+        .iter()
+        .find(|e| e.template == template)
+        .unwrap_or_else(|| {
+            let t: Vec<&str> = all.iter().map(|e| e.template.as_str()).collect();
+            panic!("no error `{template}` in {t:?}")
+        })
+        .id
+        .clone();
+    c.error(&id).unwrap().unwrap()
+}
+
+/// The texts of an analysis's facts of one kind.
+#[allow(dead_code)]
+pub fn texts(a: &Analysis, kind: FactKind) -> Vec<String> {
+    a.facts_of(kind).map(|f| f.text.clone()).collect()
+}
+
+/// Every sentence of one section, joined.
+#[allow(dead_code)]
+pub fn section(a: &Analysis, name: SectionName) -> String {
+    let s = a.sections.iter().find(|s| s.name == name).unwrap();
+    s.sentences
+        .iter()
+        .map(|x| x.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
