@@ -77,6 +77,8 @@ impl<'a> Writer<'a> {
             Kind::Bail | Kind::Ensure | Kind::Anyhow => "The operation gave up and returned this error to its caller.",
             Kind::LogError | Kind::LogWarn => "The program logged this error; it may have continued after it.",
             Kind::Eprintln => "The program printed this error and exited.",
+            Kind::Raise | Kind::ErrorDoc => "The code raised this exception: the operation failed, and unless a caller catches it the program stops with this traceback.",
+            Kind::Warning => "The library issued a warning and went on: something it relies on (an argument, a deprecated API, the input) is not as it should be.",
             Kind::CompileError => "The crate refused to compile in this configuration (`compile_error!`): a feature or target combination it does not support.",
             _ => "The operation failed and returned this error to its caller.",
         };
@@ -294,7 +296,11 @@ impl<'a> Writer<'a> {
         if self.kind.panics()
             || matches!(
                 self.kind,
-                Kind::LogError | Kind::LogWarn | Kind::Eprintln | Kind::CompileError
+                Kind::LogError
+                    | Kind::LogWarn
+                    | Kind::Eprintln
+                    | Kind::CompileError
+                    | Kind::Warning
             )
         {
             let invariant = self

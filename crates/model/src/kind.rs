@@ -95,11 +95,20 @@ pub enum Kind {
     /// An enum variant whose derived `Debug` prints it: which error of an
     /// error enum a `{:?}` shows.
     DebugVariant,
+    /// Python `raise X(msg)` (also `raise … from …`): an exception made
+    /// with a message and raised.
+    Raise,
+    /// Python `warnings.warn(msg)`: printed as `path:line: Category: msg`.
+    Warning,
+    /// An exception class whose own text is its message: a default
+    /// message attribute or the class docstring, printed when it is raised
+    /// without arguments.
+    ErrorDoc,
 }
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 30] = [
+    pub const ALL: [Kind; 33] = [
         Kind::Panic,
         Kind::Unreachable,
         Kind::Unimplemented,
@@ -130,6 +139,9 @@ impl Kind {
         Kind::CompileError,
         Kind::DebugDerive,
         Kind::DebugVariant,
+        Kind::Raise,
+        Kind::Warning,
+        Kind::ErrorDoc,
     ];
 
     /// The stable name (`snake_case`).
@@ -165,6 +177,9 @@ impl Kind {
             Kind::CompileError => "compile_error",
             Kind::DebugDerive => "debug_derive",
             Kind::DebugVariant => "debug_variant",
+            Kind::Raise => "raise",
+            Kind::Warning => "warning",
+            Kind::ErrorDoc => "error_doc",
         }
     }
 

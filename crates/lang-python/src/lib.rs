@@ -1,0 +1,1 @@
+//! Python: error sites of `.py` files.
