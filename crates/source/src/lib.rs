@@ -13,12 +13,14 @@ mod gitrev;
 pub mod history;
 mod index;
 pub mod lock;
+pub mod pypi;
 
 use errdex_model::{SnapshotMeta, SourceFile};
 use std::fmt;
 use std::path::PathBuf;
 
 pub use crates::CrateSpec;
+pub use pypi::PypiSpec;
 
 /// Files larger than this are skipped. Generated sources (time-zone and
 /// Unicode tables, bindings) reach several MiB and hold real error sites.
@@ -36,13 +38,20 @@ pub enum SourceSpec {
     Crate(CrateSpec),
     /// Every registry package of a lock file, `lock:PATH/Cargo.lock`.
     Lock(PathBuf),
+    /// A published Python package, `pypi:NAME==VERSION` (newest when no
+    /// version).
+    Pypi(PypiSpec),
 }
 
 impl SourceSpec {
-    /// Parses `crate:NAME[@VERSION]`, `lock:PATH` or a folder path.
+    /// Parses `crate:NAME[@VERSION]`, `pypi:NAME[==VERSION]`, `lock:PATH`
+    /// or a folder path.
     pub fn parse(s: &str) -> Result<Self, SourceError> {
         if let Some(rest) = s.strip_prefix("crate:") {
             return Ok(SourceSpec::Crate(CrateSpec::parse(rest)?));
+        }
+        if let Some(rest) = s.strip_prefix("pypi:") {
+            return Ok(SourceSpec::Pypi(PypiSpec::parse(rest)?));
         }
         if let Some(rest) = s.strip_prefix("lock:") {
             return Ok(SourceSpec::Lock(PathBuf::from(rest)));
@@ -131,8 +140,14 @@ pub enum SourceError {
     NotADirectory(PathBuf),
     /// `crate:` spec malformed.
     BadCrateSpec(String),
+    /// `pypi:` spec malformed.
+    BadPackageSpec(String),
     /// The registry has no such crate.
     UnknownCrate(String),
+    /// The package index has no such project.
+    UnknownPackage(String),
+    /// pip could not be run or failed.
+    Pip(String),
     /// The registry has the crate but not this version (`NAME@VERSION`).
     NoSuchVersion(String),
     /// A yanked version (`NAME@VERSION`) that cargo's cache lacks while
@@ -164,7 +179,13 @@ impl fmt::Display for SourceError {
                     "bad crate spec `{s}`: expected crate:NAME or crate:NAME@VERSION"
                 )
             }
+            SourceError::BadPackageSpec(s) => write!(
+                f,
+                "bad package spec `{s}`: expected pypi:NAME or pypi:NAME==VERSION"
+            ),
             SourceError::UnknownCrate(s) => write!(f, "no such crate {s}"),
+            SourceError::UnknownPackage(s) => write!(f, "no such package {s} in the index"),
+            SourceError::Pip(s) => write!(f, "pip failed: {s}"),
             SourceError::NoSuchVersion(s) => write!(f, "no such version {s}"),
             SourceError::YankedNotCached(s) => {
                 write!(f, "{s} is yanked and not in the cache")
@@ -193,6 +214,7 @@ pub fn load(spec: &SourceSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot
         SourceSpec::Dir(dir) => folder::load(dir, wanted),
         SourceSpec::Git(dir, rev) => gitrev::load(dir, rev, wanted),
         SourceSpec::Crate(c) => crates::load(c, wanted),
+        SourceSpec::Pypi(p) => pypi::load(p, wanted),
         SourceSpec::Lock(path) => Err(SourceError::BadCrateSpec(format!(
             "lock:{} holds many crates; index each package",
             path.display()
