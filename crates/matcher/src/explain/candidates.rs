@@ -95,7 +95,7 @@ impl Query<'_> {
         let located = out.first().is_some_and(|k| {
             k.kind == MatchKind::Location
                 || (k.evidence.contains(&Evidence::Location)
-                    && (m.location.as_ref().is_some_and(|l| l.registry.is_some())
+                    && (m.location.as_ref().is_some_and(|l| l.is_library())
                         || k.evidence.contains(&Evidence::Template)))
         });
         // std's `unwrap` text called from an indexed crate (a frame names
@@ -115,7 +115,7 @@ impl Query<'_> {
         // the answer. A located line of other indexed code (the program's
         // own folder) is the outer layer of what it printed.
         let library_located =
-            framed_std || (located && m.location.as_ref().is_some_and(|l| l.registry.is_some()));
+            framed_std || (located && m.location.as_ref().is_some_and(|l| l.is_library()));
         let located = located || framed_std;
         // What std printed around a value: the value is the next layer.
         let mut roots: Vec<usize> = Vec::new();

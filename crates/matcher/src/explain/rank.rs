@@ -87,6 +87,9 @@ pub(super) fn path_agrees(
             same_crate && r.version == revision,
         );
     }
+    if let Some(p) = &loc.package {
+        return (p == site_path || site_path.ends_with(&format!("/{p}")), false);
+    }
     let p = loc.path.trim_start_matches("./").replace('\\', "/");
     (
         p == site_path
@@ -367,7 +370,7 @@ impl Query<'_> {
                     .location
                     .max(if column_ok { weight } else { weight * 0.9 });
                 c.evidence.push(ev);
-                if ev == Evidence::Location && loc.registry.is_some() {
+                if ev == Evidence::Location && loc.is_library() {
                     c.at_location = true;
                 }
                 if version {
@@ -476,16 +479,22 @@ impl Query<'_> {
         // A log line's target names the crate (and module) that logged
         // it: of sites that print the text, one there.
         if let Some(t) = target {
-            let (krate, module) = t.split_once("::").unwrap_or((t, ""));
+            // Rust's `crate::module`, Python's `package.module`.
+            let sep = if t.contains("::") { "::" } else { "." };
+            let (krate, module) = t.split_once(sep).unwrap_or((t, ""));
             let krate = krate.replace('-', "_");
             for (t, c) in cands.iter_mut() {
                 let Target::Site(e, _) = t else { continue };
                 let e = &self.entry(*e).error;
-                if c.text == 0.0 || crate::index::crate_name(&e.repo) != krate {
+                // A Python package's top module may differ from its name
+                // (`yaml` of PyYAML): its items' paths begin with it.
+                let top = e.item_path.split([':', '.']).next().unwrap_or("");
+                if c.text == 0.0 || (crate::index::crate_name(&e.repo) != krate && top != krate) {
                     continue;
                 }
-                let in_module =
-                    !module.is_empty() && e.item_path.starts_with(&format!("{module}::"));
+                let in_module = !module.is_empty()
+                    && (e.item_path.starts_with(&format!("{module}{sep}"))
+                        || e.item_path.starts_with(&format!("{krate}.{module}.")));
                 c.evidence.push(Evidence::Target);
                 c.location = c.location.max(if in_module {
                     w.target_module

@@ -23,6 +23,18 @@ pub struct Location {
     /// crate's (`NAME-VERSION`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub registry: Option<RegistryCrate>,
+    /// The file as an installed Python package ships it, when the path
+    /// runs through `site-packages` (`requests/models.py`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+}
+
+impl Location {
+    /// The path names a published package's file (a crate in a registry
+    /// folder, an installed Python package): a library's line.
+    pub fn is_library(&self) -> bool {
+        self.registry.is_some() || self.package.is_some()
+    }
 }
 
 /// A crate version named by a path, and the path inside it.
@@ -101,6 +113,7 @@ pub fn at(path: &str, line: u32, column: Option<u32>) -> Location {
         line,
         column,
         registry: registry_crate(path),
+        package: None,
     }
 }
 

@@ -14,6 +14,7 @@ mod location;
 mod log;
 mod panic;
 mod prefix;
+pub mod python;
 mod report;
 mod version;
 
@@ -244,8 +245,12 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
     // Bare lines: (line, text), for paragraphs.
     let mut bare: Vec<(usize, String)> = Vec::new();
     let mut i = 0;
+    let python = lines.iter().any(|l| python::marks_python(l));
     while i < lines.len() && out.len() < MAX_MESSAGES {
         let line = lines[i];
+        if python && python_step(&lines, &mut i, &mut out) {
+            continue;
+        }
         if panic::is_header(line) {
             let start = i;
             if let Some(p) = panic::recognise(&lines, &mut i) {
@@ -391,6 +396,127 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         out.push(Message::new(p, Origin::Paragraph, 0));
     }
     out
+}
+
+/// Reads what Python printed at line `*i` (a paste that holds Python
+/// output): a traceback with its chain, pytest's `E   ` block, a warning or
+/// logging line, an exception line; skips source lines and pytest's
+/// decoration. False when the line is none of these.
+fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
+    let line = lines[*i];
+    let t = line.trim();
+    if python::is_traceback_start(line) {
+        let start = *i;
+        let mut chain: Vec<python::Exception> = Vec::new();
+        while let Some(e) = python::traceback(lines, i) {
+            chain.push(e);
+            // `During handling…` / `The above exception…`, then the next.
+            let mut k = *i;
+            while k < lines.len() && lines[k].trim().is_empty() {
+                k += 1;
+            }
+            if k < lines.len() && python::is_chain_line(lines[k]) {
+                k += 1;
+                while k < lines.len() && lines[k].trim().is_empty() {
+                    k += 1;
+                }
+                if k < lines.len() && python::is_traceback_start(lines[k]) {
+                    *i = k;
+                    continue;
+                }
+                *i = k;
+            }
+            break;
+        }
+        if chain.is_empty() {
+            *i = start + 1;
+            return true;
+        }
+        // The last exception ended the program; those before it are its
+        // context, a layer further down each.
+        let n = chain.len();
+        for (k, e) in chain.into_iter().enumerate().rev() {
+            let layer = (n - 1 - k) as u32;
+            let origin = if layer == 0 {
+                Origin::Panic
+            } else {
+                Origin::Cause
+            };
+            out.push(exception_message(e, origin, layer));
+        }
+        return true;
+    }
+    if line.starts_with("E ") || t == "E" {
+        if let Some(e) = python::pytest_error(lines, i) {
+            out.push(exception_message(e, Origin::Panic, 0));
+            return true;
+        }
+    }
+    if let Some(l) = python::logged(line) {
+        let mut m = Message::new(l.text, Origin::Log, 0);
+        m.level = Some(l.level);
+        m.target = l.target;
+        m.location = l.location;
+        out.push(m);
+        *i += 1;
+        return true;
+    }
+    if !line.starts_with(char::is_whitespace) {
+        if let Some((kind, text)) = python::exception_line(t, true) {
+            let mut text = text;
+            // A message's further lines, up to a blank line.
+            let mut k = *i + 1;
+            while k < lines.len() && !lines[k].trim().is_empty() && !python::marks_python(lines[k])
+            {
+                text.push('\n');
+                text.push_str(lines[k].trim_end());
+                k += 1;
+            }
+            let e = python::Exception {
+                kind,
+                text,
+                location: None,
+                frames: Vec::new(),
+            };
+            out.push(exception_message(e, Origin::Panic, 0));
+            *i = k;
+            return true;
+        }
+    }
+    // Source lines (a warning's, pytest's), pytest's frames, rules,
+    // headers and summary: decoration.
+    let decoration = line.starts_with(char::is_whitespace)
+        || t.starts_with('>')
+        || python::pytest_frame(t).is_some()
+        || (t.starts_with("FAILED ") && t.contains("::"))
+        || (t.starts_with("ERROR ") && t.contains("::"))
+        || ((t.starts_with("___") || t.starts_with("===") || t.starts_with("_ "))
+            && (t.ends_with("___") || t.ends_with("===") || t.ends_with(" _")));
+    if decoration && !t.is_empty() {
+        *i += 1;
+        return true;
+    }
+    false
+}
+
+/// A Python exception as a message: its text, where it was raised, its
+/// frames, and its type's module as the target that names the package.
+fn exception_message(e: python::Exception, origin: Origin, layer: u32) -> Message {
+    let mut m = Message::new(e.text, origin, layer);
+    m.location = e.location;
+    m.frames = e
+        .frames
+        .into_iter()
+        .map(|at| Frame {
+            at: Some(at),
+            symbol: None,
+        })
+        .collect();
+    m.target = e
+        .kind
+        .rsplit_once('.')
+        .map(|(module, _)| module.to_string());
+    m
 }
 
 /// Runs of at least [`MIN_PARAGRAPH`] bare lines, consecutive or apart by

@@ -1,0 +1,567 @@
+//! Python's output: tracebacks (3.x layouts with `^^^^`/`~~~` markers,
+//! chained with `During handling…` / `The above exception…`, IPython's
+//! `File PATH:LINE, in f` and `---> N` frames, exception groups' `| `
+//! margins, frozen frames without source lines), the `Type: message` line
+//! alone, `warnings` lines (`path:line: Category: message`), the logging
+//! module's formats (`LEVEL:name:message`, `asctime LEVEL name: message`,
+//! `asctime - name - LEVEL - message`, Flask's `LEVEL in module:`), and
+//! pytest's `E   ` lines with the `path:line: Type` under them.
+//!
+//! A frame's path names an installed package's file when it runs through
+//! `site-packages`, `dist-packages` or an `.egg` folder: the path below is
+//! the file as the package ships it (`requests/models.py`).
+
+use super::location::Location;
+use super::Level;
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// One exception of a traceback (or a pytest report): its type, text, and
+/// frames, innermost first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exception {
+    /// The exception's type as printed (`requests.exceptions.InvalidSchema`).
+    pub kind: String,
+    /// Its message (empty for an exception raised without one).
+    pub text: String,
+    /// Where it was raised: the innermost frame.
+    pub location: Option<Location>,
+    /// The outer frames, innermost first.
+    pub frames: Vec<Location>,
+}
+
+/// A line the logging or warnings module printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logged {
+    /// The message.
+    pub text: String,
+    /// The logger's name (`urllib3.connectionpool`).
+    pub target: Option<String>,
+    /// The level; a warning is [`Level::Warn`].
+    pub level: Level,
+    /// Where a warning says it was issued.
+    pub location: Option<Location>,
+}
+
+struct Patterns {
+    frame: Regex,
+    ipython_frame: Regex,
+    old_ipython_frame: Regex,
+    pytest_at: Regex,
+    exception: Regex,
+    warning: Regex,
+    docutils: Regex,
+    log_basic: Regex,
+    log_flask: Regex,
+    log_dashes: Regex,
+    log_name_first: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        frame: Regex::new(r#"^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$"#)
+            .expect("valid regex"),
+        ipython_frame: Regex::new(r"^\s*File (?P<path>\S.*?\.pyx?):(?P<line>\d+)(?:, in (?P<func>.+))?\s*$")
+            .expect("valid regex"),
+        old_ipython_frame: Regex::new(r"^(?P<path>\S.*?\.py) in (?P<func>[\w<>.]+)\(.*\)?\s*$")
+            .expect("valid regex"),
+        pytest_at: Regex::new(r"^(?P<path>\S+\.pyx?):(?P<line>\d+): (?:in \S+|(?P<kind>[A-Za-z_][\w.]*))\s*$")
+            .expect("valid regex"),
+        exception: Regex::new(
+            r"^(?P<kind>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)(?::(?: (?P<msg>.*))?)?$",
+        )
+        .expect("valid regex"),
+        warning: Regex::new(r"^\s*(?P<path>\S.*?\.pyx?):(?P<line>\d+): (?P<cat>[A-Z]\w*Warning): (?P<msg>.*\S)\s*$")
+            .expect("valid regex"),
+        docutils: Regex::new(r"^(?P<path>\S+):(?P<line>\d+): \((?P<level>[A-Z]+)/\d\) (?P<msg>.*\S)\s*$")
+            .expect("valid regex"),
+        log_basic: Regex::new(r"^(?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG):(?P<name>[\w.-]*):(?P<msg>.*\S)\s*$")
+            .expect("valid regex"),
+        log_flask: Regex::new(
+            r"^\[[^\]]+\] (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG) in (?P<name>[\w.]+): (?P<msg>.*\S)\s*$",
+        )
+        .expect("valid regex"),
+        log_dashes: Regex::new(
+            r"^(?:(?P<name0>[\w.]+) - )?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: - (?P<name>[\w.]+))? - (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG) - (?P<msg>.*\S)\s*$",
+        )
+        .expect("valid regex"),
+        log_name_first: Regex::new(
+            r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\s+(?:\[?(?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG)\]?)\s+(?:(?P<name>[A-Za-z_][\w.]*\.[\w.]+|[a-z_][\w]*):\s+)?(?P<msg>.*\S)\s*$",
+        )
+        .expect("valid regex"),
+    })
+}
+
+/// The path below an installed-packages folder (`site-packages`,
+/// `dist-packages`, an `.egg` folder, a frozen app's bundle), as the
+/// package ships the file.
+pub fn package_path(path: &str) -> Option<String> {
+    let segs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
+    let at = segs.iter().rposition(|s| {
+        matches!(*s, "site-packages" | "dist-packages") || s.ends_with(".egg")
+    })?;
+    let rest = &segs[at + 1..];
+    (!rest.is_empty() && rest.last().is_some_and(|f| f.ends_with(".py")))
+        .then(|| rest.join("/"))
+}
+
+/// A location a Python frame prints.
+fn located(path: &str, line: &str) -> Option<Location> {
+    Some(Location {
+        path: path.to_string(),
+        line: line.parse().ok()?,
+        column: None,
+        registry: None,
+        package: package_path(path),
+    })
+}
+
+/// True when a line can only be Python's: a traceback's first line,
+/// pytest's `E   ` line, a `warnings` or logging line of Python's own
+/// formats, an exception line.
+pub fn marks_python(line: &str) -> bool {
+    let p = patterns();
+    let t = line.trim_end();
+    is_traceback_start(t)
+        || t.starts_with("E   ")
+        || p.warning.is_match(t)
+        || p.log_basic.is_match(t)
+        || p.log_flask.is_match(t)
+        || p.log_dashes.is_match(t)
+        || p.docutils.is_match(t.trim())
+        || exception_line(t, true).is_some()
+}
+
+/// True when a line opens a traceback.
+pub fn is_traceback_start(line: &str) -> bool {
+    let t = strip_margin(line).trim();
+    t == "Traceback (most recent call last):"
+        || t.ends_with("Traceback (most recent call last)")
+        || t.ends_with("Traceback (most recent call last):")
+}
+
+/// An exception group's `| ` margin and `+-+-` rules, removed.
+fn strip_margin(line: &str) -> &str {
+    let t = line.trim_start();
+    if let Some(rest) = t.strip_prefix("| ") {
+        return rest;
+    }
+    if t.starts_with("+ ") || t.starts_with("+-") {
+        return t.trim_start_matches(['+', '-', ' ']);
+    }
+    line
+}
+
+/// True when a line is a traceback's chaining sentence.
+pub fn is_chain_line(line: &str) -> bool {
+    let t = line.trim();
+    t.starts_with("During handling of the above exception")
+        || t.starts_with("The above exception was the direct cause")
+}
+
+/// A frame line: the location, if it has one.
+fn frame(line: &str) -> Option<Option<Location>> {
+    let p = patterns();
+    let t = strip_margin(line);
+    if let Some(c) = p.frame.captures(t).or_else(|| p.ipython_frame.captures(t)) {
+        return Some(located(&c["path"], &c["line"]));
+    }
+    if t.trim_start().starts_with("Cell In[") || t.trim_start().starts_with("Input In [") {
+        return Some(None);
+    }
+    None
+}
+
+/// The exception line (`pkg.Error: message`, `Error` alone): type and
+/// message. `strict` asks for a name that reads as an exception's (a
+/// dotted path, or one ending in `Error`, `Exception`, `Warning`…), as a
+/// line outside a traceback must.
+pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
+    let t = line.trim_end();
+    if t.starts_with(char::is_whitespace) && strict {
+        return None;
+    }
+    let c = patterns().exception.captures(t.trim_start())?;
+    let kind = c["kind"].to_string();
+    let last = kind.rsplit('.').next().unwrap_or(&kind);
+    let named = [
+        "Error",
+        "Exception",
+        "Warning",
+        "Exit",
+        "Interrupt",
+        "Failure",
+        "Fault",
+        "Timeout",
+        "Iteration",
+        "Invalid",
+        "NotFound",
+        "Refused",
+    ]
+    .iter()
+    .any(|s| last.ends_with(s));
+    let camel = last.starts_with(|ch: char| ch.is_ascii_uppercase());
+    let ok = if strict {
+        named && camel || (kind.contains('.') && camel && c.name("msg").is_some())
+    } else {
+        camel || kind.contains('.')
+    };
+    if !ok || matches!(last, "Traceback" | "Error" | "Warning") && !kind.contains('.') && strict {
+        return None;
+    }
+    Some((kind, c.name("msg").map_or("", |m| m.as_str()).to_string()))
+}
+
+/// Reads a traceback from line `*i` (its `Traceback` line) through the
+/// exception's message; `*i` ends after it.
+pub fn traceback(lines: &[&str], i: &mut usize) -> Option<Exception> {
+    let p = patterns();
+    let mut j = *i + 1;
+    let mut frames: Vec<Location> = Vec::new();
+    let mut last: Option<Option<Location>> = None;
+    while j < lines.len() {
+        let raw = lines[j];
+        let line = strip_margin(raw);
+        let t = line.trim();
+        if let Some(f) = frame(line) {
+            if let Some(Some(prev)) = last.take() {
+                frames.push(prev);
+            }
+            last = Some(f);
+            j += 1;
+            continue;
+        }
+        // Old IPython: `PATH in f(args)` then `--> N` on a source line.
+        if let Some(c) = p.old_ipython_frame.captures(t) {
+            let path = c["path"].to_string();
+            let mut k = j + 1;
+            let mut loc = None;
+            while k < lines.len() && !lines[k].trim().is_empty() {
+                let s = lines[k].trim_start();
+                if let Some(n) = s.strip_prefix("-->").or_else(|| s.strip_prefix("--->")) {
+                    let n: String = n.trim_start().chars().take_while(char::is_ascii_digit).collect();
+                    loc = located(&path, &n);
+                }
+                k += 1;
+            }
+            if let Some(Some(prev)) = last.take() {
+                frames.push(prev);
+            }
+            last = Some(loc);
+            j = k;
+            continue;
+        }
+        // Source lines, markers, repetition notes, IPython's rules, blanks
+        // inside the frames: part of the traceback.
+        if t.is_empty()
+            || raw.starts_with(char::is_whitespace)
+            || t.starts_with("[Previous line repeated")
+            || t.starts_with("...")
+            || t.chars().all(|c| matches!(c, '-' | '^' | '~' | '+' | '|'))
+            || t.starts_with("-->")
+            || t.starts_with("--->")
+            || t.chars().next().is_some_and(|c| c.is_ascii_digit()) && last.is_some()
+        {
+            // An exception line indented (a paste's extra margin) ends the
+            // frames as well, when it follows a frame's source line.
+            if !t.is_empty() && raw.starts_with(char::is_whitespace) && last.is_some() {
+                if let Some((kind, msg)) = exception_line(t, true) {
+                    if !p.frame.is_match(t) {
+                        return Some(finish(lines, i, j, kind, msg, last, frames));
+                    }
+                }
+            }
+            j += 1;
+            continue;
+        }
+        if let Some((kind, msg)) = exception_line(t, false) {
+            return Some(finish(lines, i, j, kind, msg, last, frames));
+        }
+        // Anything else: a frozen frame's source-less run ended, or noise.
+        j += 1;
+        if j - *i > 4000 {
+            break;
+        }
+    }
+    None
+}
+
+/// The exception at line `j` with its message's continuation lines.
+fn finish(
+    lines: &[&str],
+    i: &mut usize,
+    j: usize,
+    kind: String,
+    msg: String,
+    last: Option<Option<Location>>,
+    mut frames: Vec<Location>,
+) -> Exception {
+    let mut text = msg;
+    let mut k = j + 1;
+    while k < lines.len() {
+        let t = strip_margin(lines[k]).trim_end();
+        if t.trim().is_empty()
+            || is_chain_line(t)
+            || is_traceback_start(t)
+            || frame(t).is_some()
+            || patterns().pytest_at.is_match(t.trim())
+        {
+            break;
+        }
+        text.push('\n');
+        text.push_str(t);
+        k += 1;
+    }
+    *i = k;
+    frames.reverse();
+    Exception {
+        kind,
+        text,
+        location: last.flatten(),
+        frames,
+    }
+}
+
+/// pytest's `E   ` block from line `*i`: the exception and, from the
+/// `path:line: Type` line after it, where it was raised.
+pub fn pytest_error(lines: &[&str], i: &mut usize) -> Option<Exception> {
+    let mut j = *i;
+    let mut body: Vec<&str> = Vec::new();
+    while j < lines.len() {
+        let Some(rest) = lines[j].strip_prefix('E') else {
+            break;
+        };
+        if !(rest.is_empty() || rest.starts_with(' ')) {
+            break;
+        }
+        body.push(rest.strip_prefix(' ').unwrap_or(rest).trim_start());
+        j += 1;
+    }
+    if body.is_empty() {
+        return None;
+    }
+    let (kind, first) = exception_line(body[0], false).unwrap_or_default();
+    let mut text = if kind.is_empty() {
+        body[0].to_string()
+    } else {
+        first
+    };
+    for b in &body[1..] {
+        text.push('\n');
+        text.push_str(b);
+    }
+    // The location line follows, after a blank line.
+    let mut location = None;
+    let mut k = j;
+    while k < lines.len() && k <= j + 2 {
+        if let Some(c) = patterns().pytest_at.captures(lines[k].trim()) {
+            location = located(&c["path"], &c["line"]);
+            k += 1;
+            break;
+        }
+        if !lines[k].trim().is_empty() {
+            break;
+        }
+        k += 1;
+    }
+    *i = if location.is_some() { k } else { j };
+    Some(Exception {
+        kind,
+        text,
+        location,
+        frames: Vec::new(),
+    })
+}
+
+/// pytest's `path:line: in f` frame lines of a long report.
+pub fn pytest_frame(line: &str) -> Option<Location> {
+    let c = patterns().pytest_at.captures(line.trim())?;
+    c.name("kind").is_none().then(|| located(&c["path"], &c["line"]))?
+}
+
+fn level(s: &str) -> Level {
+    match s {
+        "CRITICAL" | "ERROR" | "SEVERE" => Level::Error,
+        "WARNING" => Level::Warn,
+        "INFO" => Level::Info,
+        _ => Level::Debug,
+    }
+}
+
+/// A line of the `warnings` module (`path:line: Category: message`, or
+/// `Category: message` when the location was cut), or of docutils'
+/// reporter, or of a logging format.
+pub fn logged(line: &str) -> Option<Logged> {
+    let p = patterns();
+    if let Some(c) = p.warning.captures(line) {
+        return Some(Logged {
+            text: c["msg"].to_string(),
+            target: None,
+            level: Level::Warn,
+            location: located(&c["path"], &c["line"]),
+        });
+    }
+    if let Some(c) = p.docutils.captures(line.trim()) {
+        return Some(Logged {
+            text: c["msg"].to_string(),
+            target: None,
+            level: level(&c["level"]),
+            location: None,
+        });
+    }
+    for re in [&p.log_basic, &p.log_flask, &p.log_dashes, &p.log_name_first] {
+        if let Some(c) = re.captures(line.trim_end()) {
+            let target = c
+                .name("name")
+                .or_else(|| c.name("name0"))
+                .map(|n| n.as_str().to_string())
+                .filter(|n| !n.is_empty() && n != "root");
+            return Some(Logged {
+                text: c["msg"].to_string(),
+                target,
+                level: level(&c["level"]),
+                location: None,
+            });
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(s: &str) -> Vec<&str> {
+        s.lines().collect()
+    }
+
+    #[test]
+    fn a_traceback_names_the_innermost_frame() {
+        let text = r#"Traceback (most recent call last):
+  File "/home/dev/app/scripts/requests_cases.py", line 9, in invalid_schema
+    requests.get("localhost:8000/api/items", timeout=2)
+  File "/home/dev/.venv/lib/python3.11/site-packages/requests/sessions.py", line 881, in get_adapter
+    raise InvalidSchema(f"No connection adapters were found for {url!r}")
+requests.exceptions.InvalidSchema: No connection adapters were found for 'localhost:8000/api/items'
+"#;
+        let l = lines(text);
+        let mut i = 0;
+        let e = traceback(&l, &mut i).unwrap();
+        assert_eq!(e.kind, "requests.exceptions.InvalidSchema");
+        assert_eq!(
+            e.text,
+            "No connection adapters were found for 'localhost:8000/api/items'"
+        );
+        let loc = e.location.unwrap();
+        assert_eq!(loc.line, 881);
+        assert_eq!(loc.package.as_deref(), Some("requests/sessions.py"));
+        assert_eq!(e.frames.len(), 1);
+        assert_eq!(e.frames[0].package, None);
+        assert_eq!(i, l.len());
+    }
+
+    #[test]
+    fn windows_frozen_and_ipython_frames() {
+        let text = "Traceback (most recent call last):\n  File \"C:\\Py37\\lib\\site-packages\\websockets\\protocol.py\", line 989, in keepalive_ping\n\tping_waiter, self.ping_timeout, loop=self.loop\n  File \"discord\\http.py\", line 807, in static_login\ndiscord.errors.LoginFailure: Improper token has been passed.";
+        let l = lines(text);
+        let e = traceback(&l, &mut 0).unwrap();
+        assert_eq!(e.location.unwrap().path, "discord\\http.py");
+        assert_eq!(
+            e.frames[0].package.as_deref(),
+            Some("websockets/protocol.py")
+        );
+        let ipy = "---------------------------------------------------------------------------\nValueError                                Traceback (most recent call last)\nCell In[3], line 1\n----> 1 f()\nFile ~/.venv/lib/python3.11/site-packages/pkg/mod.py:42, in f()\n     41 def f():\n---> 42     raise ValueError(\"bad\")\nValueError: bad";
+        let l = lines(ipy);
+        let mut i = 1;
+        let e = traceback(&l, &mut i).unwrap();
+        assert_eq!(e.text, "bad");
+        assert_eq!(e.location.unwrap().package.as_deref(), Some("pkg/mod.py"));
+    }
+
+    #[test]
+    fn exception_lines() {
+        assert_eq!(
+            exception_line("requests.exceptions.MissingSchema: Invalid URL 'x'", true),
+            Some((
+                "requests.exceptions.MissingSchema".into(),
+                "Invalid URL 'x'".into()
+            ))
+        );
+        assert_eq!(
+            exception_line("KeyError: 'a'", true),
+            Some(("KeyError".into(), "'a'".into()))
+        );
+        assert_eq!(
+            exception_line("StopIteration", true),
+            Some(("StopIteration".into(), String::new()))
+        );
+        for not in [
+            "Error: no such option: -h",
+            "Usage: export [OPTIONS]",
+            "note: run with `RUST_BACKTRACE=1`",
+            "thread 'main' panicked at src/main.rs:1:1:",
+            "Hello: world",
+        ] {
+            assert_eq!(exception_line(not, true), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn package_paths() {
+        assert_eq!(
+            package_path("/usr/lib/python3/dist-packages/yaml/constructor.py").as_deref(),
+            Some("yaml/constructor.py")
+        );
+        assert_eq!(
+            package_path("C:\\Python\\Lib\\site-packages\\bs4\\__init__.py").as_deref(),
+            Some("bs4/__init__.py")
+        );
+        assert_eq!(
+            package_path("/x/foo-1.0-py3.8.egg/foo/a.py").as_deref(),
+            Some("foo/a.py")
+        );
+        assert_eq!(package_path("/usr/lib/python3.11/json/decoder.py"), None);
+    }
+
+    #[test]
+    fn warnings_and_logs() {
+        let w = logged("/home/dev/.venv/lib/python3.11/site-packages/dateutil/parser/_parser.py:1201: UnknownTimezoneWarning: tzname EST identified but not understood.").unwrap();
+        assert_eq!(w.text, "tzname EST identified but not understood.");
+        assert_eq!(w.level, Level::Warn);
+        assert_eq!(w.location.unwrap().line, 1201);
+        let b = logged("WARNING:urllib3.connectionpool:Retrying (Retry(total=0)) after x").unwrap();
+        assert_eq!(b.target.as_deref(), Some("urllib3.connectionpool"));
+        assert_eq!(b.text, "Retrying (Retry(total=0)) after x");
+        let f = logged("[2026-12-04 15:18:21,517] ERROR in app: Exception on /orders/7 [GET]").unwrap();
+        assert_eq!(f.text, "Exception on /orders/7 [GET]");
+        assert_eq!(f.level, Level::Error);
+        let d = logged("passlib.handlers.bcrypt - 2024-02-29 03:53:02,323 - WARNING - (trapped) error reading bcrypt version").unwrap();
+        assert_eq!(d.target.as_deref(), Some("passlib.handlers.bcrypt"));
+        assert_eq!(d.text, "(trapped) error reading bcrypt version");
+        let a = logged("2017-01-16 11:35:01,380 WARNING Run time of job \"x\" was missed by 0:00:01").unwrap();
+        assert_eq!(a.text, "Run time of job \"x\" was missed by 0:00:01");
+        let r = logged("<string>:4: (ERROR/3) Unexpected indentation.").unwrap();
+        assert_eq!(r.text, "Unexpected indentation.");
+        assert!(logged("just a line").is_none());
+    }
+
+    #[test]
+    fn pytest_blocks() {
+        let text = ">               raise self.parse_error(ParseError, str(e)) from e\nE               tomlkit.exceptions.ParseError: Key \"server\" already exists. at line 4 col 0\n\n../.venv/lib/python3.11/site-packages/tomlkit/parser.py:209: ParseError";
+        let l = lines(text);
+        let mut i = 1;
+        let e = pytest_error(&l, &mut i).unwrap();
+        assert_eq!(e.kind, "tomlkit.exceptions.ParseError");
+        assert_eq!(e.text, "Key \"server\" already exists. at line 4 col 0");
+        let loc = e.location.unwrap();
+        assert_eq!((loc.package.as_deref(), loc.line), (Some("tomlkit/parser.py"), 209));
+        assert_eq!(i, 4);
+        assert_eq!(
+            pytest_frame("/x/site-packages/_pytest/mark/structures.py:324: in __getattr__")
+                .unwrap()
+                .line,
+            324
+        );
+    }
+}
