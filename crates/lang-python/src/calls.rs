@@ -20,6 +20,7 @@ const LOG_METHODS: &[(&str, Kind)] = &[
     ("info", Kind::LogInfo),
     ("debug", Kind::LogInfo),
     ("log", Kind::LogInfo),
+    ("severe", Kind::LogError),
 ];
 
 /// Methods that raise a usage error with a message (argparse's
@@ -29,10 +30,27 @@ const USAGE_METHODS: &[&str] = &["error", "fail", "exit"];
 /// Names a dict of messages is assigned to contain one of these.
 const MESSAGE_DICT_WORDS: &[&str] = &["message", "error", "msg"];
 
-/// True when an object (`logger`, `self.log`, `_LOG`, `logging`) is a
-/// logger.
+/// Functions and methods whose name holds one of these raise an error
+/// with the message they are given (`raise_error`, `raise_syntax_error`,
+/// `self.fail`, `self.unsupported`).
+const RAISING_WORDS: &[&str] = &["raise", "error", "fail", "abort", "unsupported"];
+
+/// Functions whose name holds one of these return a message (`__str__`
+/// aside): `format_error_message`, `_undefined_message`.
+const MESSAGE_FN_WORDS: &[&str] = &["message", "msg", "error", "describe"];
+
+/// Module constants and class attributes whose name holds one of these
+/// hold a message (`_no_app_msg`, `FILENAME_MESSAGE`).
+pub const MESSAGE_NAME_WORDS: &[&str] = &["message", "msg", "error", "warning"];
+
+/// Shortest literal text of a message constant found by its name alone.
+const MIN_NAMED_MESSAGE_CHARS: usize = 8;
+
+/// True when an object (`logger`, `self.log`, `_LOG`, `logging`,
+/// docutils' `self.reporter`) is a logger.
 fn is_logger(object: &str) -> bool {
-    last_segment(object).to_ascii_lowercase().contains("log")
+    let last = last_segment(object).to_ascii_lowercase();
+    last.contains("log") || last.contains("reporter")
 }
 
 impl<'a> Walker<'a> {
@@ -124,28 +142,66 @@ impl<'a> Walker<'a> {
             ),
             _ => (fname, ""),
         };
+        if method == "append" && f.kind() == "attribute" {
+            self.append_to_binding(call, object);
+            return;
+        }
         if !object.is_empty() && is_logger(object) {
             if let Some((_, kind)) = LOG_METHODS.iter().find(|(m, _)| *m == method) {
                 self.log_site(call, *kind, method == "log");
                 return;
             }
         }
-        let site = if matches!(fname, "warnings.warn" | "warn" | "warnings.warn_explicit") {
+        let last = last_segment(fname);
+        let lower = method.to_ascii_lowercase();
+        let site = if matches!(fname, "warnings.warn" | "warn" | "warnings.warn_explicit")
+            || lower.contains("deprecat")
+            || (lower.contains("warn") && f.kind() == "attribute")
+        {
             self.message_site(call, Kind::Warning, Condition::Always)
-        } else if !object.is_empty() && USAGE_METHODS.contains(&method) {
-            self.message_site(call, Kind::Raise, Condition::Always)
         } else if method == "__init__" && (object == "super()" || self.is_exception_name(object)) {
             match self.class_condition() {
                 Some(cond) => self.message_site(call, Kind::Display, cond),
                 None => false,
             }
-        } else if self.is_exception_name(last_segment(fname)) {
+        } else if (!object.is_empty() && USAGE_METHODS.contains(&method))
+            || RAISING_WORDS.iter().any(|w| lower.contains(w))
+        {
             self.message_site(call, Kind::Raise, Condition::Always)
+        } else if self.is_exception_name(last) {
+            self.message_site(call, Kind::Raise, Condition::Always)
+        } else if last.starts_with(|c: char| c.is_ascii_uppercase())
+            && last.chars().any(|c| c.is_ascii_lowercase())
+        {
+            // `Invalid("…")`: a site when the class is an error type of
+            // the snapshot.
+            self.message_site(call, Kind::Raise, Condition::ErrorType(last.to_string()))
         } else {
             false
         };
         if site {
             self.claimed.insert(call.start_byte());
+        }
+    }
+
+    /// `parts.append("…")` on a list bound to a message: the text grows.
+    fn append_to_binding(&mut self, call: Node<'a>, object: &str) {
+        if self.binding(object).is_none() {
+            return;
+        }
+        let (pos, _) = self.call_args(call);
+        let Some(first) = pos.first() else { return };
+        let msg = self.message(*first);
+        if !msg.has_text() {
+            return;
+        }
+        self.use_strings(*first);
+        if let Some(b) = self
+            .bindings_mut()
+            .and_then(|b| b.iter_mut().rev().find(|(n, _, _)| n == object))
+        {
+            b.1.push_lit(" ");
+            b.1.append(&msg.template);
         }
     }
 
@@ -239,6 +295,11 @@ impl<'a> Walker<'a> {
         let line = right.start_position().row as u32 + 1;
         if self.at_module_level() {
             if !augmented {
+                if is_message_name(name) && msg.template.literal_len() >= MIN_NAMED_MESSAGE_CHARS {
+                    self.use_strings(right);
+                    let site = self.site(Kind::ErrorDoc, msg.template.clone(), node, right, None);
+                    self.push(site, Condition::Always);
+                }
                 self.out.consts.push(ConstDef {
                     name: name.to_string(),
                     template: msg.template,
@@ -265,18 +326,23 @@ impl<'a> Walker<'a> {
         let Some(attr) = target.strip_prefix("self.") else {
             return;
         };
-        if !crate::classes::MESSAGE_ATTRS.contains(&attr) {
+        let named = is_message_name(attr);
+        if !crate::classes::MESSAGE_ATTRS.contains(&attr) && !named {
             return;
         }
-        let Some(cond) = self.class_condition() else {
-            return;
-        };
         let msg = self.message(right);
         if !msg.has_text() {
             return;
         }
+        // In an exception class it is what the exception prints; a
+        // message-named attribute elsewhere holds a message for later.
+        let (kind, cond) = match self.class_condition() {
+            Some(c) => (Kind::Display, c),
+            None if named => (Kind::ErrorDoc, Condition::Always),
+            None => return,
+        };
         self.use_strings(right);
-        let site = self.site(Kind::Display, msg.template, node, node, msg.from_line);
+        let site = self.site(kind, msg.template, node, node, msg.from_line);
         self.push(site, cond);
     }
 
@@ -311,16 +377,20 @@ impl<'a> Walker<'a> {
     /// `return f"…"` in an exception class's `__str__` (`Display`) or
     /// `__repr__` (`DebugImpl`), or a message method of one.
     pub fn visit_return(&mut self, node: Node<'a>) {
-        let Some((name, true)) = self.current_function() else {
+        let Some((name, is_method)) = self.current_function() else {
             return;
         };
-        let kind = match name {
-            "__repr__" => Kind::DebugImpl,
-            "__str__" | "__unicode__" | "format_message" | "get_message" | "message"
-            | "get_description" => Kind::Display,
+        let lower = name.to_ascii_lowercase();
+        let (kind, cond) = match name {
+            "__repr__" | "__str__" | "__unicode__" if !is_method => return,
+            "__repr__" => (Kind::DebugImpl, self.class_condition()),
+            "__str__" | "__unicode__" => (Kind::Display, self.class_condition()),
+            _ if MESSAGE_FN_WORDS.iter().any(|w| lower.contains(w)) => {
+                (Kind::Display, Some(Condition::Always))
+            }
             _ => return,
         };
-        let Some(cond) = self.class_condition() else {
+        let Some(cond) = cond else {
             return;
         };
         let Some(value) = node.named_child(0) else {
@@ -334,4 +404,11 @@ impl<'a> Walker<'a> {
         let site = self.site(kind, msg.template, node, node, msg.from_line);
         self.push(site, cond);
     }
+}
+
+/// True for a name that says it holds a message (`_no_app_msg`,
+/// `FILENAME_MESSAGE`).
+pub fn is_message_name(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    MESSAGE_NAME_WORDS.iter().any(|w| lower.contains(w))
 }

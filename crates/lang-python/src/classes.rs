@@ -57,9 +57,9 @@ impl<'a> Walker<'a> {
             // may hold expressions worth walking.
             self.visit_children(sup);
         }
-        let condition = if bases
-            .iter()
-            .any(|b| is_error_name(b) || self.exception_classes.contains(*b))
+        let condition = if bases.iter().any(|b| {
+            is_error_name(b) || *b == "error" || self.exception_classes.contains(*b)
+        })
         {
             self.exception_classes.insert(name.clone());
             self.out.error_types.push(name.clone());
@@ -111,16 +111,21 @@ impl<'a> Walker<'a> {
 
     /// `message = "…"` in a class body: an exception's default message.
     pub fn visit_class_attribute(&mut self, node: Node<'a>, name: &str, right: Node<'a>) {
-        if !MESSAGE_ATTRS.contains(&name) {
+        let named = crate::calls::is_message_name(name);
+        if !MESSAGE_ATTRS.contains(&name) && !named {
             return;
         }
-        let Some(cond) = self.class_condition() else {
-            return;
-        };
         let msg = self.message(right);
         if !msg.has_text() {
             return;
         }
+        // A message-named attribute of any class is a message; the
+        // default-message attributes count in exception classes.
+        let cond = match self.class_condition() {
+            Some(c) => c,
+            None if named && msg.template.literal_len() >= 8 => Condition::Always,
+            None => return,
+        };
         self.use_strings(right);
         let line = right.start_position().row as u32 + 1;
         if let Some(info) = self.frames.last_mut().and_then(|f| f.class.as_mut()) {

@@ -162,6 +162,7 @@ impl<'a> Walker<'a> {
                     self.hole(n)
                 }
             }
+            "list" | "tuple" => self.joined(n, " ", depth),
             "conditional_expression" => {
                 // `a if c else b`: the branch that says more.
                 let (Some(a), Some(b)) = (n.named_child(0), n.named_child(2)) else {
@@ -225,6 +226,28 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// The elements of a list or tuple literal joined by `sep` (a message
+    /// built from parts); a hole when none has literal text.
+    fn joined(&self, list: Node, sep: &str, depth: u32) -> Message {
+        let mut out = Message::default();
+        let mut c = list.walk();
+        for (i, e) in list
+            .named_children(&mut c)
+            .filter(|e| e.kind() != "comment")
+            .enumerate()
+        {
+            if i > 0 {
+                out.template.push_lit(sep);
+            }
+            out = out.then(self.message_at(e, depth + 1));
+        }
+        if out.has_text() {
+            out
+        } else {
+            self.hole(list)
+        }
+    }
+
     /// Positional and keyword arguments of a call.
     pub fn call_args(&self, call: Node<'a>) -> (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>) {
         let mut pos = Vec::new();
@@ -280,6 +303,17 @@ impl<'a> Walker<'a> {
                         from_line: fmt.from_line,
                     };
                 }
+            }
+        }
+        if f.kind() == "attribute" && last_segment(fname) == "join" && pos.len() == 1 {
+            let sep = f
+                .child_by_field_name("object")
+                .and_then(|o| plain_string(self, o));
+            if let Some(sep) = sep {
+                return match pos[0].kind() {
+                    "list" | "tuple" => self.joined(pos[0], &sep, depth + 1),
+                    _ => self.message_at(pos[0], depth + 1),
+                };
             }
         }
         if self.is_exception_name(last_segment(fname)) {
