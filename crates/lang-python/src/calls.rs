@@ -292,7 +292,8 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
-        let line = right.start_position().row as u32 + 1;
+        let own_line = right.start_position().row as u32 + 1;
+        let line = msg.from_line.map_or(own_line, |l| l.min(own_line));
         if self.at_module_level() {
             if !augmented {
                 if is_message_name(name) && msg.template.literal_len() >= MIN_NAMED_MESSAGE_CHARS {
@@ -337,8 +338,9 @@ impl<'a> Walker<'a> {
         // In an exception class it is what the exception prints; a
         // message-named attribute elsewhere holds a message for later.
         let (kind, cond) = match self.class_condition() {
+            Some(Condition::Always) => (Kind::Display, Condition::Always),
+            _ if named => (Kind::ErrorDoc, Condition::Always),
             Some(c) => (Kind::Display, c),
-            None if named => (Kind::ErrorDoc, Condition::Always),
             None => return,
         };
         self.use_strings(right);
