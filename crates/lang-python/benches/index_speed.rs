@@ -54,20 +54,19 @@ fn main() {
     let bytes: usize = files.iter().map(|f| f.text.len()).sum();
     println!("{} .py files, {:.1} MB under {dir}", files.len(), bytes as f64 / 1e6);
     let mut p = parser();
-    let (parse, nodes) = best(|| {
+    let (parse, _) = best(|| {
         files
             .iter()
             .filter_map(|f| p.parse(f.text.as_bytes(), None))
-            .map(|t| t.root_node().child_count())
-            .sum()
+            .map(|t| t.root_node().child_count() as usize)
+            .sum::<usize>()
     });
     let (extract, sites) = best(|| {
         files
             .iter()
             .map(|f| PythonExtractor.extract(f).candidates.len())
-            .sum()
+            .sum::<usize>()
     });
-    let _ = nodes;
     println!(
         "parse only: {:.1} ms; extract: {:.1} ms ({sites} candidates); ratio {:.2}x",
         parse.as_secs_f64() * 1e3,
