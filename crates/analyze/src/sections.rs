@@ -76,6 +76,7 @@ impl<'a> Writer<'a> {
             Kind::Context => "This is context added around another error: the underlying cause is the error printed after it (`Caused by:`).",
             Kind::Bail | Kind::Ensure | Kind::Anyhow => "The operation gave up and returned this error to its caller.",
             Kind::LogError | Kind::LogWarn => "The program logged this error; it may have continued after it.",
+            Kind::LogInfo => "The program logged this message on its way and went on: it reports what happened (often a failure it recovered from or will retry).",
             Kind::Eprintln => "The program printed this error and exited.",
             Kind::Raise | Kind::ErrorDoc => "The code raised this exception: the operation failed, and unless a caller catches it the program stops with this traceback.",
             Kind::Warning => "The library issued a warning and went on: something it relies on (an argument, a deprecated API, the input) is not as it should be.",
@@ -298,6 +299,7 @@ impl<'a> Writer<'a> {
                 self.kind,
                 Kind::LogError
                     | Kind::LogWarn
+                    | Kind::LogInfo
                     | Kind::Eprintln
                     | Kind::CompileError
                     | Kind::Warning

@@ -85,6 +85,9 @@ pub enum Kind {
     LogError,
     /// `warn!` of log or tracing.
     LogWarn,
+    /// An info or debug log call (Python `logger.info(..)`): a message a
+    /// program printed on its way, often about a failure it recovered from.
+    LogInfo,
     /// `eprintln!` / `eprint!` followed by `process::exit`.
     Eprintln,
     /// `compile_error!`.
@@ -108,7 +111,7 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in declaration order.
-    pub const ALL: [Kind; 33] = [
+    pub const ALL: [Kind; 34] = [
         Kind::Panic,
         Kind::Unreachable,
         Kind::Unimplemented,
@@ -135,6 +138,7 @@ impl Kind {
         Kind::ErrorNew,
         Kind::LogError,
         Kind::LogWarn,
+        Kind::LogInfo,
         Kind::Eprintln,
         Kind::CompileError,
         Kind::DebugDerive,
@@ -173,6 +177,7 @@ impl Kind {
             Kind::ErrorNew => "error_new",
             Kind::LogError => "log_error",
             Kind::LogWarn => "log_warn",
+            Kind::LogInfo => "log_info",
             Kind::Eprintln => "eprintln",
             Kind::CompileError => "compile_error",
             Kind::DebugDerive => "debug_derive",

@@ -1,0 +1,389 @@
+//! The message an expression prints, as a template: string literals,
+//! f-strings, `%` and `str.format`, `+` concatenation, `str(x)`, gettext
+//! wrappers, and names bound to a message earlier in the function.
+
+use crate::strings::{self, PercentArgs};
+use crate::walker::Walker;
+use errdex_model::Template;
+use tree_sitter::Node;
+
+/// How deep message expressions are followed (`"a" + b + "c" + …` nests
+/// to the left).
+const MAX_MESSAGE_DEPTH: u32 = 40;
+
+/// Longest hole argument kept, in bytes (a whole call's text says little).
+const MAX_ARG_BYTES: usize = 120;
+
+/// Calls that print their first argument's text (gettext and friends).
+const PASS_THROUGH: &[&str] = &[
+    "_",
+    "gettext",
+    "ugettext",
+    "gettext_lazy",
+    "lazy_gettext",
+    "ngettext",
+    "N_",
+    "_l",
+    "str",
+    "dedent",
+    "textwrap.dedent",
+    "inspect.cleandoc",
+];
+
+/// A message: its template and, when it was bound to a name earlier, the
+/// line of that binding's literal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Message {
+    /// What it prints.
+    pub template: Template,
+    /// The first line of an earlier binding it uses.
+    pub from_line: Option<u32>,
+}
+
+impl Message {
+    fn of(template: Template) -> Self {
+        Message {
+            template,
+            from_line: None,
+        }
+    }
+
+    fn then(mut self, other: Message) -> Self {
+        self.template.append(&other.template);
+        self.from_line = match (self.from_line, other.from_line) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+
+    /// True when some literal text is known.
+    pub fn has_text(&self) -> bool {
+        self.template.literal_len() > 0
+    }
+}
+
+/// The template of a `string` or `concatenated_string` node.
+pub fn string_node_template(w: &Walker, node: Node) -> Option<Template> {
+    match node.kind() {
+        "string" => strings::literal_template(w.text(node)),
+        "concatenated_string" => {
+            let mut t = Template::new();
+            let mut c = node.walk();
+            for s in node.named_children(&mut c) {
+                if s.kind() == "string" {
+                    t.append(&strings::literal_template(w.text(s))?);
+                }
+            }
+            Some(t)
+        }
+        _ => None,
+    }
+}
+
+/// The text of a string node that holds no replacement field.
+pub fn plain_string(w: &Walker, node: Node) -> Option<String> {
+    let t = string_node_template(w, node)?;
+    (t.literal_len() > 0 && t.pieces().len() == 1 || t.is_empty())
+        .then(|| t.literals().collect())
+}
+
+/// True for a name written like a constant (`NOT_FOUND_MSG`).
+pub fn is_constant_name(s: &str) -> bool {
+    s.chars().any(|c| c.is_ascii_uppercase())
+        && s.chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// An expression's text as a hole argument: whitespace runs collapsed,
+/// long texts cut.
+fn arg_text(text: &str) -> String {
+    let mut s = if text.contains('\n') {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    } else {
+        text.to_string()
+    };
+    if s.len() > MAX_ARG_BYTES {
+        let mut cut = MAX_ARG_BYTES;
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        s.truncate(cut);
+    }
+    s
+}
+
+/// The last segment of a dotted name (`exc.ArgumentError` → `ArgumentError`).
+pub fn last_segment(s: &str) -> &str {
+    s.rsplit('.').next().unwrap_or(s).trim()
+}
+
+impl<'a> Walker<'a> {
+    /// A hole for an expression.
+    fn hole(&self, n: Node) -> Message {
+        Message::of(Template::hole(arg_text(self.text(n)), ""))
+    }
+
+    /// The message `n` prints.
+    pub fn message(&self, n: Node) -> Message {
+        self.message_at(n, 0)
+    }
+
+    fn message_at(&self, n: Node, depth: u32) -> Message {
+        if depth > MAX_MESSAGE_DEPTH {
+            return self.hole(n);
+        }
+        match n.kind() {
+            "string" | "concatenated_string" => {
+                string_node_template(self, n).map_or_else(|| self.hole(n), Message::of)
+            }
+            "parenthesized_expression" => match n.named_child(0) {
+                Some(inner) if inner.kind() != "comment" => self.message_at(inner, depth + 1),
+                _ => self.hole(n),
+            },
+            "binary_operator" => self.binary_message(n, depth),
+            "call" => self.call_value_message(n, depth),
+            "identifier" => {
+                let name = self.text(n);
+                match self.binding(name) {
+                    Some((t, line)) => Message {
+                        template: t.clone(),
+                        from_line: Some(line),
+                    },
+                    None => self.hole(n),
+                }
+            }
+            "attribute" => {
+                let text = self.text(n);
+                let last = last_segment(text);
+                if is_constant_name(last) {
+                    Message::of(Template::hole(last, ""))
+                } else {
+                    self.hole(n)
+                }
+            }
+            "list" | "tuple" => self.joined(n, " ", depth),
+            "conditional_expression" => {
+                // `a if c else b`: the branch that says more.
+                let (Some(a), Some(b)) = (n.named_child(0), n.named_child(2)) else {
+                    return self.hole(n);
+                };
+                let (ma, mb) = (self.message_at(a, depth + 1), self.message_at(b, depth + 1));
+                if mb.template.literal_len() > ma.template.literal_len() {
+                    mb
+                } else {
+                    ma
+                }
+            }
+            _ => self.hole(n),
+        }
+    }
+
+    fn binary_message(&self, n: Node, depth: u32) -> Message {
+        let (Some(left), Some(op), Some(right)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("operator"),
+            n.child_by_field_name("right"),
+        ) else {
+            return self.hole(n);
+        };
+        match self.text(op) {
+            "+" => {
+                let l = self.message_at(left, depth + 1);
+                let r = self.message_at(right, depth + 1);
+                if l.has_text() || r.has_text() {
+                    l.then(r)
+                } else {
+                    self.hole(n)
+                }
+            }
+            "%" => {
+                let fmt = self.message_at(left, depth + 1);
+                if !fmt.has_text() {
+                    return self.hole(n);
+                }
+                let args = match right.kind() {
+                    "tuple" => {
+                        let mut c = right.walk();
+                        PercentArgs::Positional(
+                            right
+                                .named_children(&mut c)
+                                .filter(|a| a.kind() != "comment")
+                                .map(|a| arg_text(self.text(a)))
+                                .collect(),
+                        )
+                    }
+                    "dictionary" => PercentArgs::Mapping,
+                    _ if fmt.template.literals().any(|s| s.contains("%(")) => PercentArgs::Mapping,
+                    _ => PercentArgs::Positional(vec![arg_text(self.text(right))]),
+                };
+                Message {
+                    template: strings::percent(&fmt.template, &args),
+                    from_line: fmt.from_line,
+                }
+            }
+            _ => self.hole(n),
+        }
+    }
+
+    /// The elements of a list or tuple literal joined by `sep` (a message
+    /// built from parts); a hole when none has literal text.
+    fn joined(&self, list: Node, sep: &str, depth: u32) -> Message {
+        let mut out = Message::default();
+        let mut c = list.walk();
+        for (i, e) in list
+            .named_children(&mut c)
+            .filter(|e| e.kind() != "comment")
+            .enumerate()
+        {
+            if i > 0 {
+                out.template.push_lit(sep);
+            }
+            out = out.then(self.message_at(e, depth + 1));
+        }
+        if out.has_text() {
+            out
+        } else {
+            self.hole(list)
+        }
+    }
+
+    /// Positional and keyword arguments of a call.
+    pub fn call_args(&self, call: Node<'a>) -> (Vec<Node<'a>>, Vec<(&'a str, Node<'a>)>) {
+        let mut pos = Vec::new();
+        let mut kw = Vec::new();
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return (pos, kw);
+        };
+        let mut c = args.walk();
+        for a in args.named_children(&mut c) {
+            match a.kind() {
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) =
+                        (a.child_by_field_name("name"), a.child_by_field_name("value"))
+                    {
+                        kw.push((self.text(k), v));
+                    }
+                }
+                "comment" | "list_splat" | "dictionary_splat" => {}
+                _ => pos.push(a),
+            }
+        }
+        (pos, kw)
+    }
+
+    /// The message of a call used as a value: gettext wrappers, `repr(x)`,
+    /// `"…".format(…)`, an exception made with a message.
+    fn call_value_message(&self, n: Node, depth: u32) -> Message {
+        let Some(f) = n.child_by_field_name("function") else {
+            return self.hole(n);
+        };
+        let fname = self.text(f);
+        let (pos, kw) = self.call_args(n);
+        if PASS_THROUGH.contains(&fname) {
+            if let Some(first) = pos.first() {
+                return self.message_at(*first, depth + 1);
+            }
+        }
+        if fname == "repr" && pos.len() == 1 {
+            return Message::of(Template::hole(arg_text(self.text(pos[0])), "!r"));
+        }
+        if f.kind() == "attribute" && last_segment(fname) == "format" {
+            if let Some(obj) = f.child_by_field_name("object") {
+                let fmt = self.message_at(obj, depth + 1);
+                if fmt.has_text() {
+                    let positional: Vec<String> =
+                        pos.iter().map(|a| arg_text(self.text(*a))).collect();
+                    let keywords: Vec<(String, String)> = kw
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), arg_text(self.text(*v))))
+                        .collect();
+                    return Message {
+                        template: strings::format(&fmt.template, &positional, &keywords),
+                        from_line: fmt.from_line,
+                    };
+                }
+            }
+        }
+        if f.kind() == "attribute" && last_segment(fname) == "join" && pos.len() == 1 {
+            let sep = f
+                .child_by_field_name("object")
+                .and_then(|o| plain_string(self, o));
+            if let Some(sep) = sep {
+                return match pos[0].kind() {
+                    "list" | "tuple" => self.joined(pos[0], &sep, depth + 1),
+                    _ => self.message_at(pos[0], depth + 1),
+                };
+            }
+        }
+        if self.is_exception_name(last_segment(fname)) {
+            if let Some(m) = self.constructor_message(n, depth + 1) {
+                return m;
+            }
+        }
+        self.hole(n)
+    }
+
+    /// The message a call passes on (an exception's constructor, a log or
+    /// warning call): the first positional argument with literal text,
+    /// else a message keyword (`msg=`, `message=`, `detail=`…), else the
+    /// first positional argument; `None` for a call without arguments.
+    pub fn constructor_message(&self, call: Node, depth: u32) -> Option<Message> {
+        let (pos, kw) = self.call_args(call);
+        let mut first = None;
+        for a in &pos {
+            let m = self.message_at(*a, depth);
+            if m.has_text() {
+                return Some(m);
+            }
+            first.get_or_insert(m);
+        }
+        for (k, v) in &kw {
+            if MESSAGE_KEYWORDS.contains(k) {
+                let m = self.message_at(*v, depth);
+                if m.has_text() || first.is_none() {
+                    return Some(m);
+                }
+            }
+        }
+        first
+    }
+
+    /// True for a name that is an exception class: one of this file's, or
+    /// one whose name says so (`ValueError`, `InvalidURL` is not).
+    pub fn is_exception_name(&self, name: &str) -> bool {
+        is_error_name(name) || self.exception_classes.contains(name)
+    }
+}
+
+/// Keyword arguments that carry an exception's message.
+pub const MESSAGE_KEYWORDS: &[&str] = &[
+    "msg",
+    "message",
+    "detail",
+    "details",
+    "description",
+    "reason",
+    "text",
+];
+
+/// Builtin exceptions whose names do not say `Error`.
+const BUILTIN_EXCEPTIONS: &[&str] = &[
+    "Exception",
+    "BaseException",
+    "StopIteration",
+    "StopAsyncIteration",
+    "KeyboardInterrupt",
+    "SystemExit",
+    "GeneratorExit",
+];
+
+/// True for a class name that names an exception (`…Error`,
+/// `…Exception`, `…Warning`, builtins).
+pub fn is_error_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && (name.contains("Error")
+            || name.contains("Exception")
+            || name.contains("Warning")
+            || BUILTIN_EXCEPTIONS.contains(&name))
+}

@@ -1,0 +1,500 @@
+//! Python string literals and message formatting as templates: escape
+//! decoding, f-strings, `%`-formatting and `str.format`, each giving the
+//! text exactly as Python prints it (holes where runtime values go).
+
+use errdex_model::{Hole, Piece, Template};
+
+/// A string literal split into its prefix flags and the text between its
+/// quotes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrLit<'a> {
+    /// `r`: backslashes are text.
+    pub raw: bool,
+    /// `f` (or `t`): braces hold expressions.
+    pub fmt: bool,
+    /// The text between the quotes, as written.
+    pub body: &'a str,
+}
+
+impl<'a> StrLit<'a> {
+    /// Splits a literal as written (`rb'..'`, `f"""..."""`); `None` when
+    /// `text` is not a string literal.
+    pub fn parse(text: &'a str) -> Option<Self> {
+        let prefix_len = text.find(['\'', '"'])?;
+        let prefix = &text[..prefix_len];
+        if prefix.len() > 3 || !prefix.chars().all(|c| "rRbBuUfFtT".contains(c)) {
+            return None;
+        }
+        let rest = &text[prefix_len..];
+        let quote = if rest.starts_with("\"\"\"") || rest.starts_with("'''") {
+            &rest[..3]
+        } else {
+            &rest[..1]
+        };
+        let inner = &rest[quote.len()..];
+        let body = inner.strip_suffix(quote).unwrap_or(inner);
+        let has = |c: char| prefix.contains(c) || prefix.contains(c.to_ascii_uppercase());
+        Some(StrLit {
+            raw: has('r'),
+            fmt: has('f') || has('t'),
+            body,
+        })
+    }
+
+    /// The literal's template: its decoded text, with holes for an
+    /// f-string's replacement fields.
+    pub fn template(&self) -> Template {
+        if self.fmt {
+            fstring(self.body, self.raw)
+        } else {
+            Template::literal(decode(self.body, self.raw))
+        }
+    }
+}
+
+/// The template of one literal as written; `None` when it is not one.
+pub fn literal_template(text: &str) -> Option<Template> {
+    StrLit::parse(text).map(|s| s.template())
+}
+
+/// Decodes the escape sequences of a string body (`\n`, `\x41`, `\u00e9`,
+/// octal, line continuations); unknown escapes stay as written, as Python
+/// keeps them.
+pub fn decode(body: &str, raw: bool) -> String {
+    if raw || !body.contains('\\') {
+        return body.to_string();
+    }
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(e) = chars.next() else {
+            out.push('\\');
+            break;
+        };
+        match e {
+            '\n' => {}
+            '\r' => {
+                if chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+            }
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            '\\' | '\'' | '"' => out.push(e),
+            'a' => out.push('\x07'),
+            'b' => out.push('\x08'),
+            'f' => out.push('\x0c'),
+            'v' => out.push('\x0b'),
+            '0'..='7' => {
+                let mut v = e.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(d) => {
+                            v = v * 8 + d;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.extend(char::from_u32(v));
+            }
+            'x' | 'u' | 'U' => {
+                let n = match e {
+                    'x' => 2,
+                    'u' => 4,
+                    _ => 8,
+                };
+                let digits: String = chars.clone().take(n).collect();
+                match u32::from_str_radix(&digits, 16)
+                    .ok()
+                    .filter(|_| digits.len() == n)
+                    .and_then(char::from_u32)
+                {
+                    Some(ch) => {
+                        out.push(ch);
+                        for _ in 0..n {
+                            chars.next();
+                        }
+                    }
+                    None => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            other => {
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    out
+}
+
+/// Index just past the end of a replacement field's expression that starts
+/// at `i`: the first top-level `!` (not `!=`), `:`, `}` or self-documenting
+/// `=`, skipping brackets and quoted strings.
+fn field_expr_end(b: &[u8], mut i: usize) -> (usize, bool) {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'\'' | b'"') => {
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            b'}' if depth > 0 => depth -= 1,
+            b'}' => return (i, false),
+            b'!' if depth == 0 && b.get(i + 1) != Some(&b'=') => return (i, false),
+            b':' if depth == 0 => return (i, false),
+            b'=' if depth == 0 => {
+                let prev = if i > 0 { b[i - 1] } else { b' ' };
+                let next = b[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                if !matches!(prev, b'=' | b'!' | b'<' | b'>')
+                    && matches!(next, Some(b'}' | b'!' | b':'))
+                {
+                    return (i, true);
+                }
+                if b.get(i + 1) == Some(&b'=') {
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (b.len(), false)
+}
+
+/// Index of the `}` closing a format spec that starts at `i` (nested
+/// fields such as `{:{width}}` included).
+fn spec_end(b: &[u8], mut i: usize) -> usize {
+    let mut depth = 0usize;
+    while i < b.len() {
+        match b[i] {
+            b'{' => depth += 1,
+            b'}' if depth == 0 => return i,
+            b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    b.len()
+}
+
+/// A hole's spec: the conversion (`!r`) and the format spec after it.
+fn hole_spec(conversion: &str, spec: &str) -> String {
+    match (conversion.is_empty(), spec.is_empty()) {
+        (_, true) => conversion.to_string(),
+        (true, false) => spec.to_string(),
+        (false, false) => format!("{conversion}:{spec}"),
+    }
+}
+
+/// The template of an f-string body: literal text decoded, `{{`/`}}` as
+/// one brace, each replacement field a hole (`arg` = the expression, `spec`
+/// = conversion and format spec); `{x=}` prints `x=` before the value.
+pub fn fstring(body: &str, raw: bool) -> Template {
+    let b = body.as_bytes();
+    let mut t = Template::new();
+    let mut seg = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' if !raw => {
+                // `\N{NAME}` holds braces that are no field.
+                if b.get(i + 1) == Some(&b'N') && b.get(i + 2) == Some(&b'{') {
+                    i = body[i..].find('}').map_or(b.len(), |k| i + k + 1);
+                } else {
+                    i += 2;
+                }
+            }
+            c @ (b'{' | b'}') if b.get(i + 1) == Some(&c) => {
+                t.push_lit(&decode(&body[seg..=i], raw));
+                i += 2;
+                seg = i;
+            }
+            b'{' => {
+                t.push_lit(&decode(&body[seg..i], raw));
+                let (end, self_doc) = field_expr_end(b, i + 1);
+                let expr = body[i + 1..end.min(b.len())].trim();
+                let mut j = end;
+                let mut conversion = String::new();
+                if self_doc {
+                    t.push_lit(&body[i + 1..end + 1]);
+                    j = end + 1;
+                    while j < b.len() && b[j].is_ascii_whitespace() {
+                        j += 1;
+                    }
+                    conversion.push_str("!r");
+                }
+                if b.get(j) == Some(&b'!') && j + 1 < b.len() {
+                    conversion = format!("!{}", b[j + 1] as char);
+                    j += 2;
+                }
+                let mut spec = "";
+                if b.get(j) == Some(&b':') {
+                    let e = spec_end(b, j + 1);
+                    spec = &body[j + 1..e];
+                    j = e;
+                }
+                t.push_hole(Hole {
+                    arg: expr.to_string(),
+                    spec: hole_spec(&conversion, spec),
+                });
+                i = (j + 1).min(b.len());
+                seg = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if seg < b.len() {
+        t.push_lit(&decode(&body[seg..], raw));
+    }
+    t
+}
+
+/// The arguments of a `%` operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PercentArgs {
+    /// A tuple or a single value: the source text of each, in order.
+    Positional(Vec<String>),
+    /// A mapping: `%(name)s` holes take `name`.
+    Mapping,
+}
+
+/// Applies `%`-formatting to the literal parts of `fmt`: `%%` prints `%`,
+/// each conversion becomes a hole taking the next argument (or, for
+/// `%(name)s`, the name); `spec` is the conversion written without `%`
+/// (`d`, `.2f`, `!r` for `%r`, empty for a plain `%s`).
+pub fn percent(fmt: &Template, args: &PercentArgs) -> Template {
+    let mut out = Template::new();
+    let mut next = 0;
+    for piece in fmt.pieces() {
+        let text = match piece {
+            Piece::Lit(s) => s,
+            Piece::Hole(h) => {
+                out.push_hole(h.clone());
+                continue;
+            }
+        };
+        let b = text.as_bytes();
+        let mut seg = 0;
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] != b'%' {
+                i += 1;
+                continue;
+            }
+            if b.get(i + 1) == Some(&b'%') {
+                out.push_lit(&text[seg..=i]);
+                i += 2;
+                seg = i;
+                continue;
+            }
+            let Some((name, spec, end)) = percent_conversion(text, i + 1) else {
+                i += 1;
+                continue;
+            };
+            out.push_lit(&text[seg..i]);
+            let arg = match (name, args) {
+                (Some(n), _) => n.to_string(),
+                (None, PercentArgs::Positional(v)) => {
+                    next += 1;
+                    v.get(next - 1).cloned().unwrap_or_default()
+                }
+                (None, PercentArgs::Mapping) => String::new(),
+            };
+            out.push_hole(Hole { arg, spec });
+            i = end;
+            seg = i;
+        }
+        if seg < b.len() {
+            out.push_lit(&text[seg..]);
+        }
+    }
+    out
+}
+
+/// Parses one `%` conversion whose text starts at `i` (after the `%`):
+/// the mapping key, the hole spec and the index past it.
+fn percent_conversion(text: &str, i: usize) -> Option<(Option<&str>, String, usize)> {
+    let b = text.as_bytes();
+    let mut j = i;
+    let mut name = None;
+    if b.get(j) == Some(&b'(') {
+        let close = text[j..].find(')')? + j;
+        name = Some(&text[j + 1..close]);
+        j = close + 1;
+    }
+    let spec_start = j;
+    while j < b.len() && b"#0- +".contains(&b[j]) {
+        j += 1;
+    }
+    while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'*') {
+        j += 1;
+    }
+    if b.get(j) == Some(&b'.') {
+        j += 1;
+        while j < b.len() && (b[j].is_ascii_digit() || b[j] == b'*') {
+            j += 1;
+        }
+    }
+    while j < b.len() && b"hlL".contains(&b[j]) {
+        j += 1;
+    }
+    let conv = *b.get(j)?;
+    if !b"diouxXeEfFgGcrsa".contains(&conv) {
+        return None;
+    }
+    let flags = &text[spec_start..j];
+    let spec = match (conv, flags.is_empty()) {
+        (b's', true) => String::new(),
+        (b'r' | b'a', true) => format!("!{}", conv as char),
+        _ => text[spec_start..=j].to_string(),
+    };
+    Some((name, spec, j + 1))
+}
+
+/// Applies `str.format` to the literal parts of `fmt`: `{{`/`}}` print one
+/// brace; each field becomes a hole taking its argument's source text (by
+/// position, automatic numbering, or keyword; `{0.name}`/`{k[i]}` keep
+/// their attribute or index after the argument).
+pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String)]) -> Template {
+    let mut out = Template::new();
+    let mut auto = 0;
+    for piece in fmt.pieces() {
+        let text = match piece {
+            Piece::Lit(s) => s,
+            Piece::Hole(h) => {
+                out.push_hole(h.clone());
+                continue;
+            }
+        };
+        let b = text.as_bytes();
+        let mut seg = 0;
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                c @ (b'{' | b'}') if b.get(i + 1) == Some(&c) => {
+                    out.push_lit(&text[seg..=i]);
+                    i += 2;
+                    seg = i;
+                }
+                b'{' => {
+                    out.push_lit(&text[seg..i]);
+                    let close = spec_end(b, i + 1);
+                    let field = &text[i + 1..close];
+                    let (head, spec) = match field.find([':', '!']) {
+                        Some(k) => (&field[..k], &field[k..]),
+                        None => (field, ""),
+                    };
+                    let (conversion, spec) = match spec.strip_prefix('!') {
+                        Some(s) => {
+                            let conv = &s[..s.len().min(1)];
+                            (format!("!{conv}"), s.get(2..).unwrap_or(""))
+                        }
+                        None => (String::new(), spec.strip_prefix(':').unwrap_or(spec)),
+                    };
+                    let split = head.find(['.', '[']).unwrap_or(head.len());
+                    let (base, rest) = head.split_at(split);
+                    let arg = if base.is_empty() {
+                        auto += 1;
+                        positional.get(auto - 1).cloned()
+                    } else if let Ok(n) = base.parse::<usize>() {
+                        positional.get(n).cloned()
+                    } else {
+                        keywords.iter().find(|(k, _)| k == base).map(|(_, v)| v.clone())
+                    };
+                    let arg = arg.unwrap_or_else(|| base.to_string());
+                    out.push_hole(Hole {
+                        arg: format!("{arg}{rest}"),
+                        spec: hole_spec(&conversion, spec),
+                    });
+                    i = (close + 1).min(b.len());
+                    seg = i;
+                }
+                _ => i += 1,
+            }
+        }
+        if seg < b.len() {
+            out.push_lit(&text[seg..]);
+        }
+    }
+    out
+}
+
+/// True when `t` holds a `str.format` field or `%` conversion in its
+/// literal text (a format string, not a finished message).
+pub fn has_percent(t: &Template) -> bool {
+    t.literals().any(|s| s.contains('%'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    fn render(t: &Template) -> String {
+        t.pieces()
+            .iter()
+            .map(|p| match p {
+                Piece::Lit(s) => s.clone(),
+                Piece::Hole(h) => format!("<{}|{}>", h.arg, h.spec),
+            })
+            .collect()
+    }
+
+    fn lit(s: &str) -> String {
+        render(&literal_template(s).unwrap())
+    }
+
+    #[test]
+    fn plain_and_escaped() {
+        assert_eq!(lit(r#""a\tb\n\x41\u00e9\101\q""#), "a\tb\nAé\u{41}\\q");
+        assert_eq!(lit(r#"r"a\nb""#), "a\\nb");
+        assert_eq!(lit("'''x\n'y'\n'''"), "x\n'y'\n");
+        assert_eq!(lit(r#""""#), "");
+        assert_eq!(lit("b'abc'"), "abc");
+        assert_eq!(lit("\"a\\\nb\""), "ab");
+    }
+
+    #[test]
+    fn fstrings() {
+        assert_eq!(
+            lit(r#"f"No adapters for {url!r} {{x}} at {pos:>8.2f}""#),
+            "No adapters for <url|!r> {x} at <pos|>8.2f>"
+        );
+        assert_eq!(lit(r#"f"{a['k']}:{b!s:{w}}""#), "<a['k']|>:<b|!s:{w}>");
+        assert_eq!(lit(r#"f"{x=}""#), "x=<x|!r>");
+        assert_eq!(lit(r#"f"{a != b}\n""#), "<a != b|>\n");
+        assert_eq!(lit(r#"rf"\d{n}""#), "\\d<n|>");
+        assert_eq!(lit(r#"f"{d["k"]}""#), "<d[\"k\"]|>");
+    }
+
+    #[test]
+    fn percent_formats() {
+        let f = Template::literal("bad %s at %(pos)d: %r, 100%% %5.2f %z");
+        let t = percent(&f, &PercentArgs::Positional(vec!["a".into(), "b".into()]));
+        assert_eq!(render(&t), "bad <a|> at <pos|d>: <b|!r>, 100% <|5.2f> %z");
+    }
+
+    #[test]
+    fn str_format() {
+        let f = Template::literal("{} is {0.x!r} {{ok}} {name:>4} {}");
+        let t = format(
+            &f,
+            &["v".into(), "w".into()],
+            &[("name".into(), "n".into())],
+        );
+        assert_eq!(render(&t), "<v|> is <v.x|!r> {ok} <n|>4> <w|>");
+    }
+}

@@ -1,0 +1,430 @@
+//! The walk over one file's syntax tree: the stack of enclosing classes
+//! and functions, turning nodes into located sites, free literals and
+//! docstrings.
+
+use crate::classes::ClassInfo;
+use crate::paths;
+use errdex_extract::{Candidate, Condition, FileExtraction};
+use errdex_model::{Evidence, EvidenceKind, Kind, Literal, Site, SourceFile, Template};
+use std::collections::HashSet;
+use tree_sitter::Node;
+
+/// Deepest syntax nesting walked; deeper subtrees are left alone (no file
+/// a person writes nests this deep, and the walk recurses).
+pub const MAX_DEPTH: u32 = 200;
+
+/// Free literals shorter than this (in characters) are not kept.
+const MIN_LITERAL_CHARS: usize = 8;
+
+/// Lines shown before and after a site.
+const EXCERPT_CONTEXT: u32 = 2;
+
+/// One enclosing class or function.
+#[derive(Debug, Default)]
+pub struct Frame {
+    /// Its name (a path component).
+    pub name: String,
+    /// A class (else a function).
+    pub class: Option<ClassInfo>,
+    /// Test code from here down (`test_*` functions, `Test*` classes).
+    pub test: bool,
+    /// `name = <message>` bindings of a function seen so far: the name,
+    /// its text, the line of its literal.
+    pub bindings: Vec<(String, Template, u32)>,
+}
+
+/// The walker's state over one file.
+pub struct Walker<'a> {
+    /// The file's bytes.
+    pub src: &'a [u8],
+    /// The file's path.
+    pub path: &'a str,
+    /// Dotted module name.
+    pub module: String,
+    /// The whole file is test code.
+    pub file_test: bool,
+    /// Enclosing classes and functions.
+    pub frames: Vec<Frame>,
+    /// What the file yields.
+    pub out: FileExtraction,
+    /// Exception classes of this file (by name).
+    pub exception_classes: HashSet<String>,
+    /// Start bytes of string nodes that are some site's message or a
+    /// docstring (not free literals).
+    pub used: HashSet<usize>,
+    /// Start bytes of call nodes already handled as part of a site.
+    pub claimed: HashSet<usize>,
+    /// Free literals with their start bytes, filtered in [`Walker::finish`].
+    literals: Vec<(usize, Literal)>,
+    lines: u32,
+    depth: u32,
+}
+
+impl<'a> Walker<'a> {
+    /// A walker over `file`.
+    pub fn new(file: &'a SourceFile) -> Self {
+        Walker {
+            src: file.text.as_bytes(),
+            path: &file.path,
+            module: paths::module_name(&file.path),
+            file_test: paths::is_test_path(&file.path),
+            frames: Vec::new(),
+            out: FileExtraction {
+                path: file.path.clone(),
+                module_path: paths::module_name(&file.path)
+                    .split('.')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                ..FileExtraction::default()
+            },
+            exception_classes: HashSet::new(),
+            used: HashSet::new(),
+            claimed: HashSet::new(),
+            literals: Vec::new(),
+            lines: file.text.lines().count().max(1) as u32,
+            depth: 0,
+        }
+    }
+
+    /// The file's result, free literals that became messages left out.
+    pub fn finish(mut self) -> FileExtraction {
+        let used = &self.used;
+        self.out.literals = self
+            .literals
+            .into_iter()
+            .filter(|(b, _)| !used.contains(b))
+            .map(|(_, l)| l)
+            .collect();
+        self.out
+    }
+
+    /// A node's source text.
+    pub fn text(&self, n: Node) -> &'a str {
+        std::str::from_utf8(&self.src[n.start_byte()..n.end_byte()]).unwrap_or("")
+    }
+
+    /// True inside test code.
+    pub fn in_test(&self) -> bool {
+        self.file_test || self.frames.iter().any(|f| f.test)
+    }
+
+    /// The dotted path of the innermost class or function.
+    pub fn item_path(&self) -> String {
+        let mut p = self.module.clone();
+        for f in &self.frames {
+            if !p.is_empty() {
+                p.push('.');
+            }
+            p.push_str(&f.name);
+        }
+        p
+    }
+
+    /// 1-based line and character column of a byte.
+    fn position(&self, n: Node) -> (u32, u32) {
+        let pos = n.start_position();
+        let line_start = n.start_byte() - pos.column;
+        let col = String::from_utf8_lossy(&self.src[line_start..n.start_byte()])
+            .chars()
+            .count();
+        (pos.row as u32 + 1, col as u32 + 1)
+    }
+
+    /// A site spanning `span`, reported at `report` (the line a traceback
+    /// prints), beginning earlier at `from_line` when its message was
+    /// bound before.
+    pub fn site(
+        &self,
+        kind: Kind,
+        template: Template,
+        span: Node,
+        report: Node,
+        from_line: Option<u32>,
+    ) -> Site {
+        let (start, column) = self.position(span);
+        let (report_line, report_column) = self.position(report);
+        let end = span.end_position();
+        let end_line = if end.column == 0 && end.row > span.start_position().row {
+            end.row as u32
+        } else {
+            end.row as u32 + 1
+        };
+        let line = from_line.map_or(start, |l| l.min(start));
+        Site {
+            kind,
+            template,
+            path: self.path.to_string(),
+            line,
+            column,
+            end_line,
+            report_line,
+            report_column,
+            reported_at_caller: false,
+            item_path: self.item_path(),
+            arm: None,
+            is_test: self.in_test(),
+            excerpt_start: line.saturating_sub(EXCERPT_CONTEXT).max(1),
+            excerpt_end: (end_line + EXCERPT_CONTEXT).min(self.lines.max(end_line)),
+            via_macro: None,
+            message_from: None,
+            partial: false,
+            delegates_to: None,
+        }
+    }
+
+    /// Records a site.
+    pub fn push(&mut self, site: Site, condition: Condition) {
+        self.out.candidates.push(Candidate { site, condition });
+    }
+
+    /// Walks a node and its children.
+    pub fn visit(&mut self, node: Node<'a>) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        match node.kind() {
+            "class_definition" => self.visit_class(node),
+            "function_definition" => self.visit_function(node),
+            "string" | "concatenated_string" => self.record_literal(node),
+            "raise_statement" => {
+                self.visit_raise(node);
+                self.visit_children(node);
+            }
+            "assert_statement" => {
+                self.visit_assert(node);
+                self.visit_children(node);
+            }
+            "call" => {
+                self.visit_call(node);
+                self.visit_children(node);
+            }
+            "assignment" | "augmented_assignment" => {
+                self.visit_children(node);
+                self.visit_assignment(node);
+            }
+            "return_statement" => {
+                self.visit_return(node);
+                self.visit_children(node);
+            }
+            "comment" | "import_statement" | "import_from_statement" => {}
+            _ => self.visit_children(node),
+        }
+        self.depth -= 1;
+    }
+
+    /// Walks the children of a node.
+    pub fn visit_children(&mut self, node: Node<'a>) {
+        let mut c = node.walk();
+        if !c.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = c.node();
+            if child.child_count() > 0 || child.kind() == "string" {
+                self.visit(child);
+            }
+            if !c.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+
+    /// The docstring of a body (its first statement, a string), if any.
+    pub fn docstring(&self, body: Node<'a>) -> Option<Node<'a>> {
+        let first = body.named_child(0)?;
+        if first.kind() != "expression_statement" {
+            return None;
+        }
+        let s = first.named_child(0)?;
+        matches!(s.kind(), "string" | "concatenated_string").then_some(s)
+    }
+
+    /// A docstring's text, decoded and trimmed.
+    pub fn string_text(&self, s: Node) -> Option<String> {
+        let t = crate::message::plain_string(self, s)?;
+        Some(t.trim().to_string())
+    }
+
+    fn visit_function(&mut self, node: Node<'a>) {
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| self.text(n))
+            .unwrap_or("")
+            .to_string();
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
+        let test = name.starts_with("test_") || name == "test";
+        self.frames.push(Frame {
+            name,
+            class: None,
+            test,
+            bindings: Vec::new(),
+        });
+        if let Some(doc) = self.docstring(body) {
+            self.used.insert(doc.start_byte());
+            if let Some(text) = self.string_text(doc) {
+                let summary = first_paragraph(&text);
+                if !summary.is_empty() {
+                    self.out.docs.push(Evidence {
+                        kind: EvidenceKind::Doc,
+                        path: self.path.to_string(),
+                        line: doc.start_position().row as u32 + 1,
+                        item_path: self.item_path(),
+                        text: summary,
+                    });
+                }
+            }
+        }
+        if let Some(params) = node.child_by_field_name("parameters") {
+            self.visit_children(params);
+        }
+        self.visit_children(body);
+        self.frames.pop();
+    }
+
+    /// Keeps a string (or implicit concatenation) of at least
+    /// [`MIN_LITERAL_CHARS`] as a free literal; an f-string keeps its
+    /// longest literal part.
+    pub fn record_literal(&mut self, node: Node<'a>) {
+        if node.kind() == "string" && node.parent().is_some_and(|p| p.kind() == "concatenated_string")
+        {
+            return;
+        }
+        let Some(t) = crate::message::string_node_template(self, node) else {
+            return;
+        };
+        let text = t
+            .literals()
+            .max_by_key(|s| s.chars().count())
+            .unwrap_or("")
+            .to_string();
+        if text.chars().count() < MIN_LITERAL_CHARS {
+            // Replacement fields may hold calls.
+            self.visit_interpolations(node);
+            return;
+        }
+        let (line, column) = self.position(node);
+        self.literals.push((
+            node.start_byte(),
+            Literal {
+                path: self.path.to_string(),
+                line,
+                column,
+                text,
+                is_test: self.in_test(),
+            },
+        ));
+        self.visit_interpolations(node);
+    }
+
+    /// Walks the expressions inside an f-string's replacement fields.
+    fn visit_interpolations(&mut self, node: Node<'a>) {
+        if !self.text(node).contains('{') {
+            return;
+        }
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            for child in n.named_children(&mut c) {
+                match child.kind() {
+                    "interpolation" => {
+                        if let Some(e) = child.child_by_field_name("expression") {
+                            self.visit(e);
+                        }
+                    }
+                    "string" | "string_content" | "format_specifier" => stack.push(child),
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// The condition under which a class-made site counts: that of the
+    /// innermost enclosing class.
+    pub fn class_condition(&self) -> Option<Condition> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| f.class.as_ref())
+            .and_then(|c| c.condition.clone())
+    }
+
+    /// The name of the innermost function and whether it is a method of a
+    /// class.
+    pub fn current_function(&self) -> Option<(&str, bool)> {
+        let i = self.frames.iter().rposition(|f| f.class.is_none())?;
+        let is_method = i > 0 && self.frames[i - 1].class.is_some();
+        Some((self.frames[i].name.as_str(), is_method))
+    }
+
+    /// True at module level (no enclosing class or function).
+    pub fn at_module_level(&self) -> bool {
+        self.frames.is_empty()
+    }
+
+    /// The innermost function's bindings.
+    pub fn bindings_mut(&mut self) -> Option<&mut Vec<(String, Template, u32)>> {
+        self.frames
+            .iter_mut()
+            .rev()
+            .find(|f| f.class.is_none())
+            .map(|f| &mut f.bindings)
+    }
+
+    /// The message bound to `name` in the innermost function.
+    pub fn binding(&self, name: &str) -> Option<(&Template, u32)> {
+        let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
+        f.bindings
+            .iter()
+            .rev()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, t, l)| (t, *l))
+    }
+
+    /// Marks every string inside `node` as used by a site.
+    pub fn use_strings(&mut self, node: Node) {
+        let mut stack = vec![node];
+        while let Some(n) = stack.pop() {
+            if matches!(n.kind(), "string" | "concatenated_string") {
+                self.used.insert(n.start_byte());
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+    }
+}
+
+/// The first paragraph of a docstring, its lines joined by spaces.
+pub fn first_paragraph(doc: &str) -> String {
+    doc.trim()
+        .split("\n\n")
+        .next()
+        .unwrap_or("")
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Counts syntax errors (error and missing nodes), descending only into
+/// subtrees that hold some.
+pub fn count_errors(root: Node) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut n = 0;
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            n += 1;
+            continue;
+        }
+        let mut c = node.walk();
+        stack.extend(node.children(&mut c).filter(|ch| ch.has_error()));
+    }
+    n
+}
