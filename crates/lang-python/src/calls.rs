@@ -82,7 +82,9 @@ impl<'a> Walker<'a> {
             "identifier" | "attribute" => {
                 let name = last_segment(self.text(expr));
                 // `raise err` re-raises a value; `raise NotFound` makes one.
-                if !name.starts_with(|c: char| c.is_ascii_uppercase()) || is_constant_name(name) {
+                let class_like =
+                    name.starts_with(|c: char| c.is_ascii_uppercase()) && !is_constant_name(name);
+                if !class_like && !self.is_exception_name(name) {
                     return;
                 }
                 Message {
