@@ -178,6 +178,14 @@ impl<'a> Walker<'a> {
         self.out.candidates.push(Candidate { site, condition });
     }
 
+    /// Walks a whole file; its docstring is no free literal.
+    pub fn visit_module(&mut self, root: Node<'a>) {
+        if let Some(doc) = self.docstring(root) {
+            self.used.insert(doc.start_byte());
+        }
+        self.visit(root);
+    }
+
     /// Walks a node and its children.
     pub fn visit(&mut self, node: Node<'a>) {
         if self.depth >= MAX_DEPTH {
