@@ -168,9 +168,8 @@ impl<'a> Walker<'a> {
             }
         } else if (!object.is_empty() && USAGE_METHODS.contains(&method))
             || RAISING_WORDS.iter().any(|w| lower.contains(w))
+            || self.is_exception_name(last)
         {
-            self.message_site(call, Kind::Raise, Condition::Always)
-        } else if self.is_exception_name(last) {
             self.message_site(call, Kind::Raise, Condition::Always)
         } else if last.starts_with(|c: char| c.is_ascii_uppercase())
             && last.chars().any(|c| c.is_ascii_lowercase())
@@ -242,10 +241,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let template = if pos.len() > 1 {
-            let args = pos[1..]
-                .iter()
-                .map(|a| self.text(*a).to_string())
-                .collect();
+            let args = pos[1..].iter().map(|a| self.text(*a).to_string()).collect();
             strings::percent(&msg.template, &PercentArgs::Positional(args))
         } else {
             msg.template
@@ -365,8 +361,8 @@ impl<'a> Walker<'a> {
             ) else {
                 continue;
             };
-            let key = crate::message::plain_string(self, k)
-                .unwrap_or_else(|| self.text(k).to_string());
+            let key =
+                crate::message::plain_string(self, k).unwrap_or_else(|| self.text(k).to_string());
             let msg = self.message(v);
             if !msg.has_text() {
                 continue;

@@ -84,8 +84,7 @@ pub fn string_node_template(w: &Walker, node: Node) -> Option<Template> {
 /// The text of a string node that holds no replacement field.
 pub fn plain_string(w: &Walker, node: Node) -> Option<String> {
     let t = string_node_template(w, node)?;
-    (t.literal_len() > 0 && t.pieces().len() == 1 || t.is_empty())
-        .then(|| t.literals().collect())
+    (t.literal_len() > 0 && t.pieces().len() == 1 || t.is_empty()).then(|| t.literals().collect())
 }
 
 /// True for a name written like a constant (`NOT_FOUND_MSG`).
@@ -259,9 +258,10 @@ impl<'a> Walker<'a> {
         for a in args.named_children(&mut c) {
             match a.kind() {
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) =
-                        (a.child_by_field_name("name"), a.child_by_field_name("value"))
-                    {
+                    if let (Some(k), Some(v)) = (
+                        a.child_by_field_name("name"),
+                        a.child_by_field_name("value"),
+                    ) {
                         kw.push((self.text(k), v));
                     }
                 }

@@ -412,7 +412,10 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
                     } else if let Ok(n) = base.parse::<usize>() {
                         positional.get(n).cloned()
                     } else {
-                        keywords.iter().find(|(k, _)| k == base).map(|(_, v)| v.clone())
+                        keywords
+                            .iter()
+                            .find(|(k, _)| k == base)
+                            .map(|(_, v)| v.clone())
                     };
                     let arg = arg.unwrap_or_else(|| base.to_string());
                     out.push_hole(Hole {
@@ -430,12 +433,6 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
         }
     }
     out
-}
-
-/// True when `t` holds a `str.format` field or `%` conversion in its
-/// literal text (a format string, not a finished message).
-pub fn has_percent(t: &Template) -> bool {
-    t.literals().any(|s| s.contains('%'))
 }
 
 #[cfg(test)]

@@ -297,7 +297,10 @@ impl<'a> Walker<'a> {
     /// [`MIN_LITERAL_CHARS`] as a free literal; an f-string keeps its
     /// longest literal part.
     pub fn record_literal(&mut self, node: Node<'a>) {
-        if node.kind() == "string" && node.parent().is_some_and(|p| p.kind() == "concatenated_string")
+        if node.kind() == "string"
+            && node
+                .parent()
+                .is_some_and(|p| p.kind() == "concatenated_string")
         {
             return;
         }

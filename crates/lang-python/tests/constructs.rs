@@ -106,7 +106,10 @@ fn raise_message_bound_earlier() {
     let text = "def f(x):\n    msg = f\"bad {x}\"\n    log(x)\n    raise E(msg)\n";
     let x = extract("pkg/mod.py", text);
     let s = &x.candidates[0].site;
-    assert_eq!((s.kind, s.line, s.end_line, s.report_line), (Kind::Raise, 2, 4, 4));
+    assert_eq!(
+        (s.kind, s.line, s.end_line, s.report_line),
+        (Kind::Raise, 2, 4, 4)
+    );
     assert_eq!(render(&s.template), "bad {x}");
 }
 
@@ -148,7 +151,10 @@ fn raise_bare_class_takes_docstring() {
     assert_eq!(x.consts[0].location, "dns/resolver.py:2");
     assert_eq!(x.candidates[0].condition, Condition::Always);
     // A base not named as an error: the site waits for the snapshot.
-    let y = extract("dns/x.py", "class Timeout(Base):\n    \"\"\"Timed out.\"\"\"\n");
+    let y = extract(
+        "dns/x.py",
+        "class Timeout(Base):\n    \"\"\"Timed out.\"\"\"\n",
+    );
     assert_eq!(
         y.candidates[0].condition,
         Condition::ErrorType("Base".into())
@@ -168,7 +174,12 @@ fn assert_with_message() {
     let text = "def f(view, name):\n    assert view is None, (\n        \"View function mapping is overwriting: %s\" % name\n    )\n";
     assert_eq!(
         sites(text),
-        one(Kind::Assert, 2, 4, "View function mapping is overwriting: {name}")
+        one(
+            Kind::Assert,
+            2,
+            4,
+            "View function mapping is overwriting: {name}"
+        )
     );
 }
 
@@ -211,7 +222,12 @@ fn exception_class_texts() {
         sites(text),
         vec![
             (Kind::ErrorDoc, 2, 2, "An HTTP error.".into()),
-            (Kind::ErrorDoc, 6, 8, "The requested URL was not found.".into()),
+            (
+                Kind::ErrorDoc,
+                6,
+                8,
+                "The requested URL was not found.".into()
+            ),
             (
                 Kind::Display,
                 11,
@@ -244,7 +260,13 @@ fn message_dict_values() {
     let got: Vec<(u32, String, String)> = x
         .candidates
         .iter()
-        .map(|c| (c.site.line, c.site.item_path.clone(), render(&c.site.template)))
+        .map(|c| {
+            (
+                c.site.line,
+                c.site.item_path.clone(),
+                render(&c.site.template),
+            )
+        })
         .collect();
     assert_eq!(
         got,
@@ -276,7 +298,12 @@ fn usage_errors() {
                 2,
                 "the following arguments are required: {value}".into()
             ),
-            (Kind::Raise, 3, 3, "{value|!r} is not a valid integer.".into()),
+            (
+                Kind::Raise,
+                3,
+                3,
+                "{value|!r} is not a valid integer.".into()
+            ),
             (Kind::Raise, 4, 4, "must be positive".into()),
         ]
     );
@@ -321,9 +348,17 @@ fn site_fields() {
 
 #[test]
 fn test_code_is_marked() {
-    let in_test_fn = extract("pkg/mod.py", "def test_it():\n    raise ValueError(\"boom boom\")\n");
+    let in_test_fn = extract(
+        "pkg/mod.py",
+        "def test_it():\n    raise ValueError(\"boom boom\")\n",
+    );
     assert!(in_test_fn.candidates[0].site.is_test);
-    for path in ["tests/helpers.py", "pkg/test_x.py", "pkg/x_test.py", "conftest.py"] {
+    for path in [
+        "tests/helpers.py",
+        "pkg/test_x.py",
+        "pkg/x_test.py",
+        "conftest.py",
+    ] {
         let x = extract(path, "def f():\n    raise ValueError(\"boom boom\")\n");
         assert!(x.candidates[0].site.is_test, "{path}");
         assert!(x.literals.is_empty());
@@ -349,6 +384,8 @@ fn deep_nesting_does_not_overflow() {
     assert_eq!(x.candidates.len(), 1);
     let lists = format!("y = {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
     let _ = extract("pkg/lists.py", &lists);
-    let garbage: String = (0..20_000).map(|i| ["(", "[", "{", "'", "\"", "f'{"][i % 6]).collect();
+    let garbage: String = (0..20_000)
+        .map(|i| ["(", "[", "{", "'", "\"", "f'{"][i % 6])
+        .collect();
     let _ = extract("pkg/garbage.py", &garbage);
 }

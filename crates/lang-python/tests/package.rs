@@ -15,6 +15,9 @@ fn file(path: &str, text: &str) -> SourceFile {
     }
 }
 
+/// A site as `(path, line, kind, template, message_from, is_test)`.
+type SiteRow<'a> = (&'a str, u32, Kind, String, Option<&'a str>, bool);
+
 fn render(s: &Site) -> String {
     s.template
         .pieces()
@@ -94,7 +97,7 @@ fn package_resolves_across_files() {
     assert_eq!(x.files, 5);
     assert_eq!(seen.load(Ordering::Relaxed), 5);
     assert_eq!(x.syntax_errors, 0);
-    let got: Vec<(&str, u32, Kind, String, Option<&str>, bool)> = x
+    let got: Vec<SiteRow> = x
         .sites
         .iter()
         .map(|s| {
