@@ -389,3 +389,17 @@ fn deep_nesting_does_not_overflow() {
         .collect();
     let _ = extract("pkg/garbage.py", &garbage);
 }
+
+#[test]
+fn bound_messages_inside_fstrings_and_formats() {
+    let text = "def f(paths):\n    msg = \"Resource not found.\"\n    msg += \" Searched: %s\" % paths\n    sep = \"*\" * 70\n    banner = f\"\\n{sep}\\n{msg}\\n\"\n    raise LookupError(banner)\n";
+    assert_eq!(
+        sites(text),
+        one(
+            Kind::Raise,
+            2,
+            6,
+            "\n{sep}\nResource not found. Searched: {paths}\n"
+        )
+    );
+}
