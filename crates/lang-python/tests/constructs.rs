@@ -403,3 +403,50 @@ fn bound_messages_inside_fstrings_and_formats() {
         )
     );
 }
+
+#[test]
+fn token_soup_never_panics() {
+    let tokens = [
+        "raise ",
+        "E(",
+        ")",
+        "f'",
+        "'",
+        "\"\"\"",
+        "{",
+        "}",
+        "!r",
+        ":",
+        "\n",
+        "    ",
+        "class ",
+        "def ",
+        "msg",
+        " = ",
+        " % ",
+        "(",
+        "logger.error(",
+        "warnings.warn(",
+        ",",
+        "é",
+        "\\",
+        "assert x, ",
+        "\"%s\"",
+        ".format(",
+        "+",
+        "[",
+        "]",
+        "return ",
+        "__str__",
+        "from ",
+    ];
+    let mut seed = 11u32;
+    for _ in 0..300 {
+        let mut text = String::new();
+        for _ in 0..200 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            text.push_str(tokens[(seed >> 16) as usize % tokens.len()]);
+        }
+        let _ = extract("pkg/soup.py", &text);
+    }
+}
