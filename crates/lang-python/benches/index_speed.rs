@@ -52,7 +52,11 @@ fn main() {
     let mut files = Vec::new();
     read_py(Path::new(&dir), &mut files);
     let bytes: usize = files.iter().map(|f| f.text.len()).sum();
-    println!("{} .py files, {:.1} MB under {dir}", files.len(), bytes as f64 / 1e6);
+    println!(
+        "{} .py files, {:.1} MB under {dir}",
+        files.len(),
+        bytes as f64 / 1e6
+    );
     let mut p = parser();
     let (parse, _) = best(|| {
         files

@@ -8,7 +8,8 @@
 //! unzipped wheel inside (site-packages layout). A case's `truth[0]` is
 //! covered when a site of the same package and path spans it, with ±3
 //! lines of slack (the corpus's scoring rule); "any" counts any truth
-//! entry, "from" also a site's `message_from` line.
+//! entry, "from" also a site's `message_from` line. A case counts only
+//! when its package is indexed at the case's version.
 
 use errdex_extract::{extract_all_with, SourceFile};
 use errdex_lang_python::PythonExtractor;
@@ -68,9 +69,9 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(|s| s.split(',').map(norm).collect());
 
-    // package → path → sites
-    let mut sites: HashMap<String, HashMap<String, Vec<Site>>> = HashMap::new();
-    let mut texts: HashMap<(String, String), String> = HashMap::new();
+    // (package, version) → path → sites
+    let mut sites: HashMap<(String, String), HashMap<String, Vec<Site>>> = HashMap::new();
+    let mut texts: HashMap<(String, String, String), String> = HashMap::new();
     let mut total_sites = 0;
     let mut total_files = 0;
     let started = std::time::Instant::now();
@@ -84,6 +85,7 @@ fn main() {
     for dir in dirs {
         let name = dir.file_name().unwrap_or_default().to_string_lossy();
         let pkg = norm(name.split("==").next().unwrap_or(&name));
+        let version = name.split("==").nth(1).unwrap_or("").to_string();
         if only.as_ref().is_some_and(|o| !o.contains(&pkg)) {
             continue;
         }
@@ -93,9 +95,9 @@ fn main() {
         let x = extract_all_with(&PythonExtractor, &files, &|_| {});
         total_sites += x.sites.len();
         for f in files {
-            texts.insert((pkg.clone(), f.path), f.text);
+            texts.insert((pkg.clone(), version.clone(), f.path), f.text);
         }
-        let by_path = sites.entry(pkg).or_default();
+        let by_path = sites.entry((pkg, version)).or_default();
         for s in x.sites {
             by_path.entry(s.path.clone()).or_default().push(s);
         }
@@ -110,32 +112,36 @@ fn main() {
     let mut per_pkg: BTreeMap<String, (u32, u32)> = BTreeMap::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: serde_json::Value = serde_json::from_str(line).expect("case is JSON");
-        let truth: Vec<(String, String, u32)> = case["truth"]
+        let truth: Vec<((String, String), String, u32)> = case["truth"]
             .as_array()
             .into_iter()
             .flatten()
             .map(|t| {
                 (
-                    norm(t["package"].as_str().unwrap_or("")),
+                    (
+                        norm(t["package"].as_str().unwrap_or("")),
+                        t["version"].as_str().unwrap_or("").to_string(),
+                    ),
                     t["path"].as_str().unwrap_or("").to_string(),
                     t["line"].as_u64().unwrap_or(0) as u32,
                 )
             })
             .collect();
-        let Some((pkg, path, tline)) = truth.first().cloned() else {
+        let Some((key, path, tline)) = truth.first().cloned() else {
             continue;
         };
-        if !sites.contains_key(&pkg) {
+        if !sites.contains_key(&key) {
             continue;
         }
+        let pkg = format!("{}=={}", key.0, key.1);
         n += 1;
-        let hit = |(p, f, l): &(String, String, u32)| {
+        let hit = |(p, f, l): &((String, String), String, u32)| {
             sites
                 .get(p)
                 .and_then(|m| m.get(f))
                 .is_some_and(|v| v.iter().any(|s| covers(s, *l)))
         };
-        let from_hit = |(p, f, l): &(String, String, u32)| {
+        let from_hit = |(p, f, l): &((String, String), String, u32)| {
             sites
                 .get(p)
                 .into_iter()
@@ -157,7 +163,7 @@ fn main() {
         }
         if misses && !h1 {
             let src = texts
-                .get(&(pkg.clone(), path.clone()))
+                .get(&(key.0.clone(), key.1.clone(), path.clone()))
                 .and_then(|t| t.lines().nth(tline as usize - 1))
                 .unwrap_or("?");
             println!(
@@ -168,7 +174,7 @@ fn main() {
         }
     }
     for (p, (cases, hits)) in &per_pkg {
-        println!("{p:<18} {hits}/{cases}");
+        println!("{p:<26} {hits}/{cases}");
     }
     let pct = |k: u32| 100.0 * f64::from(k) / f64::from(n.max(1));
     println!(

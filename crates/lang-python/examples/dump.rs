@@ -23,7 +23,14 @@ fn main() {
             let s = &c.site;
             println!(
                 "{}:{}-{} (report {}) {} {:?} {} :: {}",
-                path, s.line, s.end_line, s.report_line, s.kind, c.condition, s.item_path, s.template
+                path,
+                s.line,
+                s.end_line,
+                s.report_line,
+                s.kind,
+                c.condition,
+                s.item_path,
+                s.template
             );
         }
         for k in &x.consts {

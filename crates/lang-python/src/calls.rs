@@ -82,7 +82,9 @@ impl<'a> Walker<'a> {
             "identifier" | "attribute" => {
                 let name = last_segment(self.text(expr));
                 // `raise err` re-raises a value; `raise NotFound` makes one.
-                if !name.starts_with(|c: char| c.is_ascii_uppercase()) || is_constant_name(name) {
+                let class_like =
+                    name.starts_with(|c: char| c.is_ascii_uppercase()) && !is_constant_name(name);
+                if !class_like && !self.is_exception_name(name) {
                     return;
                 }
                 Message {
@@ -166,9 +168,8 @@ impl<'a> Walker<'a> {
             }
         } else if (!object.is_empty() && USAGE_METHODS.contains(&method))
             || RAISING_WORDS.iter().any(|w| lower.contains(w))
+            || self.is_exception_name(last)
         {
-            self.message_site(call, Kind::Raise, Condition::Always)
-        } else if self.is_exception_name(last) {
             self.message_site(call, Kind::Raise, Condition::Always)
         } else if last.starts_with(|c: char| c.is_ascii_uppercase())
             && last.chars().any(|c| c.is_ascii_lowercase())
@@ -240,10 +241,7 @@ impl<'a> Walker<'a> {
             return;
         }
         let template = if pos.len() > 1 {
-            let args = pos[1..]
-                .iter()
-                .map(|a| self.text(*a).to_string())
-                .collect();
+            let args = pos[1..].iter().map(|a| self.text(*a).to_string()).collect();
             strings::percent(&msg.template, &PercentArgs::Positional(args))
         } else {
             msg.template
@@ -363,8 +361,8 @@ impl<'a> Walker<'a> {
             ) else {
                 continue;
             };
-            let key = crate::message::plain_string(self, k)
-                .unwrap_or_else(|| self.text(k).to_string());
+            let key =
+                crate::message::plain_string(self, k).unwrap_or_else(|| self.text(k).to_string());
             let msg = self.message(v);
             if !msg.has_text() {
                 continue;

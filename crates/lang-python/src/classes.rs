@@ -57,9 +57,9 @@ impl<'a> Walker<'a> {
             // may hold expressions worth walking.
             self.visit_children(sup);
         }
-        let condition = if bases.iter().any(|b| {
-            is_error_name(b) || *b == "error" || self.exception_classes.contains(*b)
-        })
+        let condition = if bases
+            .iter()
+            .any(|b| is_error_name(b) || *b == "error" || self.exception_classes.contains(*b))
         {
             self.exception_classes.insert(name.clone());
             self.out.error_types.push(name.clone());

@@ -59,7 +59,7 @@ impl Extractor for PythonExtractor {
             let root = tree.root_node();
             let mut w = walker::Walker::new(file);
             w.out.syntax_errors = walker::count_errors(root);
-            w.visit(root);
+            w.visit_module(root);
             w.finish()
         })
     }

@@ -4,7 +4,7 @@
 
 use crate::strings::{self, PercentArgs};
 use crate::walker::Walker;
-use errdex_model::Template;
+use errdex_model::{Piece, Template};
 use tree_sitter::Node;
 
 /// How deep message expressions are followed (`"a" + b + "c" + …` nests
@@ -50,16 +50,21 @@ impl Message {
 
     fn then(mut self, other: Message) -> Self {
         self.template.append(&other.template);
-        self.from_line = match (self.from_line, other.from_line) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        self.from_line = min_line(self.from_line, other.from_line);
         self
     }
 
     /// True when some literal text is known.
     pub fn has_text(&self) -> bool {
         self.template.literal_len() > 0
+    }
+}
+
+/// The earlier of two optional lines.
+fn min_line(a: Option<u32>, b: Option<u32>) -> Option<u32> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -84,8 +89,7 @@ pub fn string_node_template(w: &Walker, node: Node) -> Option<Template> {
 /// The text of a string node that holds no replacement field.
 pub fn plain_string(w: &Walker, node: Node) -> Option<String> {
     let t = string_node_template(w, node)?;
-    (t.literal_len() > 0 && t.pieces().len() == 1 || t.is_empty())
-        .then(|| t.literals().collect())
+    (t.literal_len() > 0 && t.pieces().len() == 1 || t.is_empty()).then(|| t.literals().collect())
 }
 
 /// True for a name written like a constant (`NOT_FOUND_MSG`).
@@ -134,9 +138,10 @@ impl<'a> Walker<'a> {
             return self.hole(n);
         }
         match n.kind() {
-            "string" | "concatenated_string" => {
-                string_node_template(self, n).map_or_else(|| self.hole(n), Message::of)
-            }
+            "string" | "concatenated_string" => match string_node_template(self, n) {
+                Some(t) => self.with_bindings(t),
+                None => self.hole(n),
+            },
             "parenthesized_expression" => match n.named_child(0) {
                 Some(inner) if inner.kind() != "comment" => self.message_at(inner, depth + 1),
                 _ => self.hole(n),
@@ -217,13 +222,38 @@ impl<'a> Walker<'a> {
                     _ if fmt.template.literals().any(|s| s.contains("%(")) => PercentArgs::Mapping,
                     _ => PercentArgs::Positional(vec![arg_text(self.text(right))]),
                 };
+                let m = self.with_bindings(strings::percent(&fmt.template, &args));
                 Message {
-                    template: strings::percent(&fmt.template, &args),
-                    from_line: fmt.from_line,
+                    from_line: min_line(m.from_line, fmt.from_line),
+                    ..m
                 }
             }
             _ => self.hole(n),
         }
+    }
+
+    /// `t` with each plain hole that names a message bound earlier in the
+    /// function (`f"{sep}{msg}"`) replaced by that message.
+    fn with_bindings(&self, t: Template) -> Message {
+        let bound = |p: &Piece| match p {
+            Piece::Hole(h) if h.spec.is_empty() => self.binding(&h.arg),
+            _ => None,
+        };
+        if !t.pieces().iter().any(|p| bound(p).is_some()) {
+            return Message::of(t);
+        }
+        let mut out = Message::default();
+        for p in t.pieces() {
+            match (bound(p), p) {
+                (Some((b, line)), _) => {
+                    out.template.append(b);
+                    out.from_line = min_line(out.from_line, Some(line));
+                }
+                (None, Piece::Lit(s)) => out.template.push_lit(s),
+                (None, Piece::Hole(h)) => out.template.push_hole(h.clone()),
+            }
+        }
+        out
     }
 
     /// The elements of a list or tuple literal joined by `sep` (a message
@@ -259,9 +289,10 @@ impl<'a> Walker<'a> {
         for a in args.named_children(&mut c) {
             match a.kind() {
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) =
-                        (a.child_by_field_name("name"), a.child_by_field_name("value"))
-                    {
+                    if let (Some(k), Some(v)) = (
+                        a.child_by_field_name("name"),
+                        a.child_by_field_name("value"),
+                    ) {
                         kw.push((self.text(k), v));
                     }
                 }
@@ -298,9 +329,11 @@ impl<'a> Walker<'a> {
                         .iter()
                         .map(|(k, v)| (k.to_string(), arg_text(self.text(*v))))
                         .collect();
+                    let m =
+                        self.with_bindings(strings::format(&fmt.template, &positional, &keywords));
                     return Message {
-                        template: strings::format(&fmt.template, &positional, &keywords),
-                        from_line: fmt.from_line,
+                        from_line: min_line(m.from_line, fmt.from_line),
+                        ..m
                     };
                 }
             }

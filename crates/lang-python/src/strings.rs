@@ -190,6 +190,14 @@ fn spec_end(b: &[u8], mut i: usize) -> usize {
     b.len()
 }
 
+/// The first char boundary of `s` at or after `i` (at most its length).
+fn char_boundary(s: &str, mut i: usize) -> usize {
+    while i < s.len() && !s.is_char_boundary(i) {
+        i += 1;
+    }
+    i.min(s.len())
+}
+
 /// A hole's spec: the conversion (`!r`) and the format spec after it.
 fn hole_spec(conversion: &str, spec: &str) -> String {
     match (conversion.is_empty(), spec.is_empty()) {
@@ -236,9 +244,11 @@ pub fn fstring(body: &str, raw: bool) -> Template {
                     }
                     conversion.push_str("!r");
                 }
-                if b.get(j) == Some(&b'!') && j + 1 < b.len() {
-                    conversion = format!("!{}", b[j + 1] as char);
-                    j += 2;
+                if b.get(j) == Some(&b'!') {
+                    if let Some(c) = body.get(j + 1..).and_then(|r| r.chars().next()) {
+                        conversion = format!("!{c}");
+                        j += 1 + c.len_utf8();
+                    }
                 }
                 let mut spec = "";
                 if b.get(j) == Some(&b':') {
@@ -250,7 +260,7 @@ pub fn fstring(body: &str, raw: bool) -> Template {
                     arg: expr.to_string(),
                     spec: hole_spec(&conversion, spec),
                 });
-                i = (j + 1).min(b.len());
+                i = char_boundary(body, j + 1);
                 seg = i;
             }
             _ => i += 1,
@@ -399,8 +409,12 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
                     };
                     let (conversion, spec) = match spec.strip_prefix('!') {
                         Some(s) => {
-                            let conv = &s[..s.len().min(1)];
-                            (format!("!{conv}"), s.get(2..).unwrap_or(""))
+                            let conv = s.chars().next().map_or(0, char::len_utf8);
+                            let rest = s.get(conv..).unwrap_or("");
+                            (
+                                format!("!{}", &s[..conv]),
+                                rest.strip_prefix(':').unwrap_or(rest),
+                            )
                         }
                         None => (String::new(), spec.strip_prefix(':').unwrap_or(spec)),
                     };
@@ -412,7 +426,10 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
                     } else if let Ok(n) = base.parse::<usize>() {
                         positional.get(n).cloned()
                     } else {
-                        keywords.iter().find(|(k, _)| k == base).map(|(_, v)| v.clone())
+                        keywords
+                            .iter()
+                            .find(|(k, _)| k == base)
+                            .map(|(_, v)| v.clone())
                     };
                     let arg = arg.unwrap_or_else(|| base.to_string());
                     out.push_hole(Hole {
@@ -430,12 +447,6 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
         }
     }
     out
-}
-
-/// True when `t` holds a `str.format` field or `%` conversion in its
-/// literal text (a format string, not a finished message).
-pub fn has_percent(t: &Template) -> bool {
-    t.literals().any(|s| s.contains('%'))
 }
 
 #[cfg(test)]
@@ -485,6 +496,28 @@ mod tests {
         let f = Template::literal("bad %s at %(pos)d: %r, 100%% %5.2f %z");
         let t = percent(&f, &PercentArgs::Positional(vec!["a".into(), "b".into()]));
         assert_eq!(render(&t), "bad <a|> at <pos|d>: <b|!r>, 100% <|5.2f> %z");
+    }
+
+    #[test]
+    fn malformed_input_never_panics() {
+        let pieces = [
+            "{", "}", "{{", "!", "é", "!é", ":", "=", "\\", "\\N{", "%", "%(", "(", "'", "\"", "x",
+            "ü{",
+        ];
+        let mut seed = 7u32;
+        for _ in 0..3000 {
+            let mut body = String::new();
+            for _ in 0..12 {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                body.push_str(pieces[(seed >> 16) as usize % pieces.len()]);
+            }
+            let t = fstring(&body, false);
+            let _ = fstring(&body, true);
+            let _ = percent(&t, &PercentArgs::Positional(vec!["a".into()]));
+            let _ = format(&Template::literal(&body), &["a".into()], &[]);
+            let _ = literal_template(&format!("f'{body}'"));
+            let _ = decode(&body, false);
+        }
     }
 
     #[test]

@@ -178,6 +178,14 @@ impl<'a> Walker<'a> {
         self.out.candidates.push(Candidate { site, condition });
     }
 
+    /// Walks a whole file; its docstring is no free literal.
+    pub fn visit_module(&mut self, root: Node<'a>) {
+        if let Some(doc) = self.docstring(root) {
+            self.used.insert(doc.start_byte());
+        }
+        self.visit(root);
+    }
+
     /// Walks a node and its children.
     pub fn visit(&mut self, node: Node<'a>) {
         if self.depth >= MAX_DEPTH {
@@ -289,7 +297,10 @@ impl<'a> Walker<'a> {
     /// [`MIN_LITERAL_CHARS`] as a free literal; an f-string keeps its
     /// longest literal part.
     pub fn record_literal(&mut self, node: Node<'a>) {
-        if node.kind() == "string" && node.parent().is_some_and(|p| p.kind() == "concatenated_string")
+        if node.kind() == "string"
+            && node
+                .parent()
+                .is_some_and(|p| p.kind() == "concatenated_string")
         {
             return;
         }
