@@ -4,7 +4,8 @@
 
 use crate::{AppError, Db, Event, Progress, Result};
 use errdex_catalog::{Catalog, Location, SnapshotInput, WriteSummary};
-use errdex_extract::{Extraction, Extractor, FileExtraction, RustExtractor};
+use crate::languages::{self, Languages};
+use errdex_extract::{Extraction, Extractor, FileExtraction};
 use errdex_model::{ErrorId, Origin};
 use errdex_source::{Snapshot, SourceSpec};
 use serde::Serialize;
@@ -256,7 +257,6 @@ pub fn index(
     if let Some(name) = &opts.name {
         check_name(name, &specs)?;
     }
-    let extractor = RustExtractor;
     let mut catalog: Option<Catalog> = None;
     for spec in &specs {
         if let SourceSpec::Lock(path) = spec {
@@ -265,12 +265,17 @@ pub fn index(
                 None => catalog.insert(Catalog::open(db)?),
             };
             done(Indexed::Lock(index_lock(
-                c, &extractor, path, opts, progress,
+                c,
+                &Languages::rust(),
+                path,
+                opts,
+                progress,
             )?));
             continue;
         }
         let started = Instant::now();
-        let mut snapshot = load(spec, &extractor, progress)?;
+        let mut snapshot = load(spec, progress)?;
+        let extractor = Languages::of(&snapshot.files);
         if let Some(name) = &opts.name {
             snapshot.meta.repo = name.clone();
         }
@@ -319,22 +324,23 @@ fn refresh_explain_index(db: &Location, progress: &dyn Progress) {
     progress.event(Event::Done);
 }
 
-fn load(spec: &SourceSpec, extractor: &RustExtractor, progress: &dyn Progress) -> Result<Snapshot> {
+fn load(spec: &SourceSpec, progress: &dyn Progress) -> Result<Snapshot> {
     let what = match spec {
         SourceSpec::Dir(d) => format!("reading {}", d.display()),
         SourceSpec::Git(d, rev) => format!("reading {}@{rev} from git", d.display()),
         SourceSpec::Crate(c) => format!("fetching crate {} through cargo", c.name),
         SourceSpec::Lock(p) => format!("reading {}", p.display()),
+        SourceSpec::Pypi(p) => format!("fetching package {} through pip", p.name),
     };
     progress.event(Event::Loading(&what));
-    let snapshot = errdex_source::load(spec, &|p| extractor.handles(p)).map_err(AppError::input);
+    let snapshot = errdex_source::load(spec, &languages::handles).map_err(AppError::input);
     progress.event(Event::Done);
     snapshot
 }
 
 fn index_one(
     catalog: &mut Catalog,
-    extractor: &RustExtractor,
+    extractor: &Languages,
     mut snapshot: Snapshot,
     git_dir: Option<&Path>,
     started: Instant,
@@ -399,7 +405,7 @@ fn index_one(
 /// catalogue failure ends the run (the packages stored before stay).
 fn index_lock(
     catalog: &mut Catalog,
-    extractor: &RustExtractor,
+    extractor: &Languages,
     path: &Path,
     opts: &IndexOptions,
     progress: &dyn Progress,
@@ -498,7 +504,7 @@ fn index_lock(
 /// `unavailable`.
 fn index_packages(
     catalog: &mut Catalog,
-    extractor: &RustExtractor,
+    extractor: &Languages,
     todo: Vec<(&errdex_source::lock::LockedPackage, String)>,
     local: Vec<(&errdex_source::lock::LockedPackage, Local)>,
     opts: &IndexOptions,
@@ -618,7 +624,7 @@ struct History<'a> {
 /// deeply to walk are taken out of the snapshot and counted as skipped.
 fn extract_and_store(
     catalog: &mut Catalog,
-    extractor: &RustExtractor,
+    extractor: &Languages,
     snapshot: &mut Snapshot,
     reuse: bool,
     history: Option<History>,
@@ -636,7 +642,7 @@ fn extract_and_store(
             .zip(&hashes)
             .map(|(f, h)| (f.path.as_str(), h.as_str()))
             .collect();
-        catalog.cached_files(errdex_extract::FINGERPRINT, &keys)?
+        catalog.cached_files(&languages::fingerprint(), &keys)?
     } else {
         Default::default()
     };
@@ -655,11 +661,12 @@ fn extract_and_store(
         None => (Vec::new(), None),
     };
     progress.event(Event::Writing);
+    let fingerprint = languages::fingerprint();
     let written = catalog.replace_snapshot(&SnapshotInput {
         meta: &snapshot.meta,
         files: &snapshot.files,
         extraction: &r.extraction,
-        fingerprint: errdex_extract::FINGERPRINT,
+        fingerprint: &fingerprint,
         parsed: &r.parsed,
         origins: &origins,
     })?;
@@ -706,7 +713,7 @@ fn trace(
     h: History,
     snapshot: &Snapshot,
     extraction: &Extraction,
-    extractor: &RustExtractor,
+    extractor: &Languages,
 ) -> Result<(Vec<(usize, Origin)>, HistorySummary)> {
     use errdex_source::history;
     let started = Instant::now();

@@ -11,6 +11,7 @@ mod db;
 mod error;
 pub mod explain;
 mod explain_index;
+pub mod languages;
 pub mod index;
 pub mod record;
 pub mod worker;

@@ -172,7 +172,7 @@ fn expand(
                 None => abs,
             }]
         }
-        SourceSpec::Crate(_) => vec![source.to_string()],
+        SourceSpec::Crate(_) | SourceSpec::Pypi(_) => vec![source.to_string()],
     })
 }
 
