@@ -11,6 +11,7 @@ use crate::pattern::{normalize, Pattern};
 use crate::score::{self, Features, Why};
 use crate::select::whole_score;
 use crate::stdtext;
+use crate::versions::Agreement;
 use errdex_model::{is_test_path, Kind};
 use std::rc::Rc;
 
@@ -34,6 +35,10 @@ pub(super) fn after_context(v: &str) -> Option<&str> {
     let rest = rest.trim();
     (rest.chars().count() >= 3 && rest.chars().any(char::is_alphabetic)).then_some(rest)
 }
+
+/// How many lines around a package location are searched for a site of
+/// the same file, to know which package ships it.
+const PACKAGE_SCAN: u32 = 200;
 
 impl Query<'_> {
     /// One message: the sites its location names, the templates its text
@@ -86,7 +91,17 @@ impl Query<'_> {
             out.push(self.to_match(mi, *target, c, &m.text, None));
         }
         if !located {
-            if let Some(place) = m.location.as_ref().and_then(|l| self.place_match(mi, l)) {
+            // Where the report locates it, else (Python, whose innermost
+            // frame may be the standard library's) the innermost frame in
+            // an installed package.
+            let place = m.location.as_ref().and_then(|l| self.place_match(mi, l)).or_else(|| {
+                m.frames
+                    .iter()
+                    .filter_map(|f| f.at.as_ref())
+                    .filter(|l| l.package.is_some())
+                    .find_map(|l| self.place_match(mi, l))
+            });
+            if let Some(place) = place {
                 out.insert(0, place);
             }
         }
@@ -402,19 +417,62 @@ impl Query<'_> {
         }
     }
 
+    /// The published package (repo, version) that ships the installed
+    /// file a location names: one whose site stands in that file within
+    /// [`PACKAGE_SCAN`] lines of it (the line index is by file name and
+    /// line); of several versions, the one the paste names, else the
+    /// newest.
+    fn package_of(&self, loc: &Location) -> Option<(String, String)> {
+        let p = loc.package.as_deref()?;
+        let file = file_name(p);
+        let mut found: Vec<(String, String)> = Vec::new();
+        for d in 0..=PACKAGE_SCAN {
+            let lines = [loc.line.checked_sub(d), (d > 0).then(|| loc.line + d)];
+            for line in lines.into_iter().flatten() {
+                for &[e, s] in self.sites_at(file, line).iter() {
+                    let e = &self.entry(e).error;
+                    if e.repo.starts_with("pypi:") && e.sites[s as usize].path == p {
+                        let key = (e.repo.clone(), e.revision.clone());
+                        if !found.contains(&key) {
+                            found.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        let named = found.iter().find(|(repo, revision)| {
+            let id = self.snapshots.get(&(repo.clone(), revision.clone()));
+            id.is_some_and(|&id| {
+                matches!(
+                    self.versions.agreement(repo, revision, id),
+                    Agreement::Named
+                )
+            })
+        });
+        named.cloned().or_else(|| {
+            found.into_iter().max_by(|a, b| {
+                crate::index::version_order(&a.1, &b.1).then_with(|| a.cmp(b))
+            })
+        })
+    }
+
     /// A match for the line a registry location names in an indexed
     /// snapshot where no site stands (an implicit panic).
     fn place_match(&self, mi: usize, loc: &Location) -> Option<Match> {
-        let r = loc.registry.as_ref()?;
-        let snapshot_id = *self
-            .snapshots
-            .get(&(format!("crate:{}", r.name), r.version.clone()))?;
+        let (repo, revision, path) = match &loc.registry {
+            Some(r) => (format!("crate:{}", r.name), r.version.clone(), r.path.clone()),
+            None => {
+                let (repo, revision) = self.package_of(loc)?;
+                (repo, revision, loc.package.clone()?)
+            }
+        };
+        let snapshot_id = *self.snapshots.get(&(repo.clone(), revision.clone()))?;
         Some(Match {
             message: mi,
             error_id: None,
-            repo: format!("crate:{}", r.name),
-            revision: r.version.clone(),
-            path: r.path.clone(),
+            repo,
+            revision,
+            path,
             line: loc.line,
             end_line: loc.line,
             kind: MatchKind::Location,

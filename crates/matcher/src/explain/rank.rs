@@ -87,8 +87,15 @@ pub(super) fn path_agrees(
             same_crate && r.version == revision,
         );
     }
+    // An installed package's file is the package's own file: exactly that
+    // path in a published package (not a vendored copy under another
+    // folder), a path below the root in a repository's checkout.
     if let Some(p) = &loc.package {
-        return (p == site_path || site_path.ends_with(&format!("/{p}")), false);
+        let published = repo.starts_with("pypi:");
+        return (
+            p == site_path || (!published && site_path.ends_with(&format!("/{p}"))),
+            false,
+        );
     }
     let p = loc.path.trim_start_matches("./").replace('\\', "/");
     (
