@@ -49,6 +49,10 @@ pub struct Weights {
     /// Factor of a site in a version published after the latest day the
     /// paste prints (naming no version of its crate).
     pub published_later: f64,
+    /// Factor of a site in a vendored copy of another package
+    /// (`_vendor/`, `vendor/`, `third_party/`): the original printed it
+    /// as well.
+    pub vendored: f64,
 }
 
 impl Default for Weights {
@@ -68,6 +72,7 @@ impl Default for Weights {
             located_elsewhere: 0.6,
             other_version: 0.6,
             published_later: 0.6,
+            vendored: 0.9,
         }
     }
 }
@@ -205,6 +210,8 @@ pub(crate) struct Features {
     pub other_version: bool,
     /// This site's version was published after the paste's run.
     pub published_later: bool,
+    /// The site is in a vendored copy of another package.
+    pub vendored: bool,
 }
 
 impl Features {
@@ -274,6 +281,11 @@ impl Features {
                 self.published_later,
                 w.published_later,
                 "× published after the days the paste prints",
+            ),
+            (
+                self.vendored,
+                w.vendored,
+                "× in a vendored copy of another package",
             ),
         ];
         for (applies, factor, what) in factors {

@@ -127,12 +127,12 @@ impl Query<'_> {
             let l = &locals[mi];
             let m = &messages[mi];
             match (m.origin, l.answer) {
-                (input::Origin::Panic, Some(a))
+                (input::Origin::Panic | input::Origin::Exception, Some(a))
                     if l.matches[a].evidence.contains(&Evidence::Location) =>
                 {
                     3
                 }
-                (input::Origin::Panic, _) => 2,
+                (input::Origin::Panic | input::Origin::Exception, _) => 2,
                 _ if m.level.is_some_and(|v| !v.is_problem()) => 0,
                 _ => 1,
             }

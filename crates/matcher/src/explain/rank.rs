@@ -455,6 +455,7 @@ impl Query<'_> {
                     let e = &self.entry(*e).error;
                     let site = &e.sites[*s as usize];
                     c.is_test = site.is_test;
+                    c.vendored = is_vendored(&site.path);
                     c.panic_mismatch = panic && !e.kind.panics();
                     c.located_elsewhere = panic
                         && location.is_some()
@@ -543,4 +544,15 @@ impl Query<'_> {
             .map(|(_, _, _, _, t, c)| (t, c))
             .collect()
     }
+}
+
+/// True for a file inside a vendored copy of another package
+/// (`pip/_vendor/…`, `invoke/vendor/yaml/…`, `third_party/…`).
+fn is_vendored(path: &str) -> bool {
+    path.split('/').rev().skip(1).any(|seg| {
+        matches!(
+            seg,
+            "vendor" | "_vendor" | "vendored" | "_vendored" | "third_party" | "_third_party" | "extern" | "_extern"
+        )
+    })
 }

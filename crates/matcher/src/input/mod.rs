@@ -43,6 +43,9 @@ pub const MAX_MESSAGES: usize = 64;
 pub enum Origin {
     /// The message of a panic report.
     Panic,
+    /// The exception that ended a Python program: its traceback's last,
+    /// pytest's `E   ` line, or a `Type: message` line.
+    Exception,
     /// The top line of `Error: …` (what `main` returning `Err` prints).
     ErrorLine,
     /// A `Caused by:` layer.
@@ -438,7 +441,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         for (k, e) in chain.into_iter().enumerate().rev() {
             let layer = (n - 1 - k) as u32;
             let origin = if layer == 0 {
-                Origin::Panic
+                Origin::Exception
             } else {
                 Origin::Cause
             };
@@ -448,7 +451,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
     }
     if line.starts_with("E ") || t == "E" {
         if let Some(e) = python::pytest_error(lines, i) {
-            out.push(exception_message(e, Origin::Panic, 0));
+            out.push(exception_message(e, Origin::Exception, 0));
             return true;
         }
     }
@@ -478,7 +481,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
                 location: None,
                 frames: Vec::new(),
             };
-            out.push(exception_message(e, Origin::Panic, 0));
+            out.push(exception_message(e, Origin::Exception, 0));
             *i = k;
             return true;
         }
