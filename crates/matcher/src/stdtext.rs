@@ -22,6 +22,14 @@ pub struct StdText {
     pub payload: Option<String>,
 }
 
+/// The text of an exception the program's own code raised (its file is
+/// not indexed): only a site the report locates could have printed it.
+pub const PROGRAM: StdText = StdText {
+    source: "the program's own code",
+    template: "{}",
+    payload: None,
+};
+
 struct Known {
     source: &'static str,
     template: &'static str,

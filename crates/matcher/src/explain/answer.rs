@@ -79,6 +79,19 @@ impl Query<'_> {
                 (m.origin == input::Origin::Panic && outside)
                     .then(|| stdtext::expect_payload(&m.text))
                     .flatten()
+                    .or_else(|| {
+                        // A Python exception raised in the program's own
+                        // file (not indexed): the program's text, or
+                        // Python's; no library's site printed it.
+                        let program = m.location.as_ref().is_some_and(|l| {
+                            outside
+                                && !l.is_library()
+                                && !input::python::is_runtime_path(&l.path)
+                                && is_absolute(&l.path)
+                        });
+                        (m.origin == input::Origin::Exception && program)
+                            .then_some(stdtext::PROGRAM)
+                    })
             });
             let local = self.explain_message(mi, m);
             // A paragraph's lines were each asked alone, with their
@@ -200,4 +213,13 @@ impl Query<'_> {
             unexplained,
         }
     }
+}
+
+/// An absolute path (`/…`, `C:\…`): a program's file, not a frozen
+/// module's relative name.
+fn is_absolute(path: &str) -> bool {
+    let b = path.as_bytes();
+    path.starts_with('/')
+        || path.starts_with('~')
+        || (b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/'))
 }

@@ -94,7 +94,15 @@ impl Query<'_> {
             // Where the report locates it, else (Python, whose innermost
             // frame may be the standard library's) the innermost frame in
             // an installed package.
+            // Only when Python's own code raised it (a program's own line
+            // raised its own error).
+            let explained = out.iter().any(|k| k.evidence.contains(&Evidence::Template));
+            let by_runtime = m
+                .location
+                .as_ref()
+                .is_some_and(|l| input::python::is_runtime_path(&l.path));
             let place = m.location.as_ref().and_then(|l| self.place_match(mi, l)).or_else(|| {
+                (!explained && by_runtime).then_some(())?;
                 m.frames
                     .iter()
                     .filter_map(|f| f.at.as_ref())

@@ -459,7 +459,16 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         let mut m = Message::new(l.text, Origin::Log, 0);
         m.level = Some(l.level);
         m.target = l.target;
-        m.location = l.location;
+        // A warning names the line `stacklevel` points at (the caller, as
+        // a rule), not the `warn` call: a frame, not the place.
+        m.frames = l
+            .location
+            .into_iter()
+            .map(|at| Frame {
+                at: Some(at),
+                symbol: None,
+            })
+            .collect();
         out.push(m);
         *i += 1;
         return true;

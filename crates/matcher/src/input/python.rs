@@ -130,7 +130,20 @@ pub fn marks_python(line: &str) -> bool {
         || p.log_flask.is_match(t)
         || p.log_dashes.is_match(t)
         || p.docutils.is_match(t.trim())
+        || p.log_name_first
+            .captures(t)
+            .is_some_and(|c| c.name("name").is_some_and(|n| n.as_str().contains('.')))
         || exception_line(t, true).is_some()
+}
+
+/// True for a file of Python itself (its standard library, a frozen
+/// module), not of an installed package or the program.
+pub fn is_runtime_path(path: &str) -> bool {
+    let p = path.replace('\\', "/").to_ascii_lowercase();
+    if package_path(path).is_some() {
+        return false;
+    }
+    p.starts_with("<frozen") || (p.contains("python") && p.contains("/lib/"))
 }
 
 /// True when a line opens a traceback.
@@ -505,6 +518,15 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         ] {
             assert_eq!(exception_line(not, true), None, "{not}");
         }
+    }
+
+    #[test]
+    fn runtime_paths() {
+        assert!(is_runtime_path("/usr/lib/python3.11/json/decoder.py"));
+        assert!(is_runtime_path("<frozen importlib._bootstrap>"));
+        assert!(is_runtime_path("C:\\Python37\\lib\\asyncio\\tasks.py"));
+        assert!(!is_runtime_path("/home/dev/app/scripts/x.py"));
+        assert!(!is_runtime_path("/usr/lib/python3/dist-packages/yaml/x.py"));
     }
 
     #[test]
