@@ -408,10 +408,18 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
 fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
     let line = lines[*i];
     let t = line.trim();
-    if python::is_traceback_start(line) {
+    let cut = python::is_frame(line);
+    if cut || python::is_traceback_start(line) {
         let start = *i;
         let mut chain: Vec<python::Exception> = Vec::new();
-        while let Some(e) = python::traceback(lines, i) {
+        // A traceback whose header was cut off starts at its first frame.
+        let first = if cut {
+            python::frames_from(lines, i, start)
+        } else {
+            python::traceback(lines, i)
+        };
+        let mut next = first;
+        while let Some(e) = next.take() {
             chain.push(e);
             // `During handling…` / `The above exception…`, then the next.
             let mut k = *i;
@@ -425,6 +433,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
                 }
                 if k < lines.len() && python::is_traceback_start(lines[k]) {
                     *i = k;
+                    next = python::traceback(lines, i);
                     continue;
                 }
                 *i = k;

