@@ -158,6 +158,10 @@ pub struct MacroDef {
     /// Each rule: the matcher's inside and the body's inside, as written,
     /// with the body's first line.
     pub rules: Vec<(String, String, u32)>,
+    /// `cfg` conditions on it and its enclosing items.
+    pub gates: Vec<String>,
+    /// `#[macro_export]`: users of the crate invoke it.
+    pub exported: bool,
 }
 
 /// A macro invocation.
@@ -645,11 +649,16 @@ impl Walk<'_> {
             rules.push((inner(left), inner(right), line(right)));
             bodies.push(right);
         }
+        let attrs = preceding_attributes(n, src);
+        let mut gates = self.gates.clone();
+        gates.extend(attrs.iter().filter_map(|a| cfg_of(a)));
         self.out.macros.push(MacroDef {
             path: self.file.path.clone(),
             line: line(n),
             name: name.clone(),
             rules,
+            gates,
+            exported: attrs.iter().any(|a| a.trim() == "macro_export"),
         });
         if self.reparse_depth >= MAX_REPARSE_DEPTH {
             return;

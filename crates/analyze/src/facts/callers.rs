@@ -21,6 +21,17 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
         .map(|(line, _)| line)
 }
 
+/// An arithmetic, bit or comparison operator trait (`Sub`, `MulAssign`,
+/// `ops::Neg`).
+fn is_operator(tr: &str) -> bool {
+    const OPS: [&str; 10] = [
+        "Add", "Sub", "Mul", "Div", "Rem", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
+    ];
+    let t = last_segment_of(tr);
+    let base = t.trim_end_matches("Assign");
+    OPS.contains(&base)
+}
+
 impl Analyzer {
     pub(super) fn caller_facts(&self, b: &mut Builder, target: usize) {
         let t = &self.symbols.fns[target];
@@ -289,6 +300,9 @@ impl Analyzer {
                         );
                         entries += 1;
                         self.checked_operator_fact(b, tr, &tg.name, ty);
+                        if is_operator(tr) {
+                            self.operand_type_doc(b, ty);
+                        }
                     }
                 }
             }
@@ -300,7 +314,9 @@ impl Analyzer {
             t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
+        let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
         while let Some((f, hops, chain)) = queue.pop_front() {
+            reached.push((f, chain.clone()));
             if hops == MAX_HOPS || entries == MAX_ENTRIES {
                 continue;
             }
@@ -360,11 +376,15 @@ impl Analyzer {
                     } = &cf.owner
                     {
                         self.checked_operator_fact(b, tr, &cf.name, ty);
+                        if is_operator(tr) {
+                            self.operand_type_doc(b, ty);
+                        }
                     }
                 }
                 queue.push_back((caller, hops + 1, chain));
             }
         }
+        self.exported_macro_entries(b, &reached);
         if entries == 0 && !public_target {
             self.type_use_entries(b, target);
         }
