@@ -234,6 +234,9 @@ pub enum Guard {
         /// The guard of an earlier arm of the same shape, which takes the
         /// value first when it holds.
         unless: Option<String>,
+        /// For a catch-all arm (`_`, a binding, a range): the patterns of
+        /// the earlier arms, which take those values first.
+        earlier: Vec<String>,
     },
     /// Inside the `else` of `if let PAT = VALUE`.
     ElseLet {
@@ -1224,10 +1227,28 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .and_then(|m| m.child_by_field_name("value"))
                     .map(|v| squash(text(v, src)))
                     .unwrap_or_default();
+                let catch_all = pattern == "_"
+                    || pattern.contains("..=")
+                    || pattern.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                let mut earlier = Vec::new();
+                if catch_all {
+                    let mut prev = parent.prev_named_sibling();
+                    while let Some(p) = prev {
+                        if p.kind() == "match_arm" {
+                            if let Some(x) = p.child_by_field_name("pattern") {
+                                earlier.push(squash(text(x, src)));
+                            }
+                        }
+                        prev = p.prev_named_sibling();
+                    }
+                    earlier.reverse();
+                    earlier.truncate(8);
+                }
                 out.push(Guard::Arm {
                     pattern,
                     value,
                     unless,
+                    earlier,
                 });
             }
             "while_expression"
@@ -1459,6 +1480,7 @@ mod tests {
                     pattern: "Some(0)".into(),
                     value: "x".into(),
                     unless: None,
+                    earlier: Vec::new(),
                 },
                 Guard::If("n > 3".into())
             ]

@@ -46,6 +46,7 @@ pub fn unit(len: f32) -> f32 {
 const fn digit(c: u8) -> u8 {
     match c {
         b'0'..=b'9' => c - b'0',
+        b' ' | b':' => 0,
         _ => panic!("not a decimal digit"),
     }
 }
@@ -61,6 +62,33 @@ macro_rules! digit {
     ($s:literal) => {{
         const { $crate::parse($s.as_bytes()) }
     }};
+}
+
+pub enum Mode {
+    Native,
+    Emulated,
+}
+
+fn check_name(s: &str) {
+    if s.is_empty() {
+        panic!("an empty name is not allowed here");
+    }
+}
+
+fn make(s: &str) {
+    check_name(s);
+}
+
+fn make_in(mode: Mode, s: &str) {
+    match mode {
+        Mode::Native => {}
+        Mode::Emulated => make(s),
+    }
+}
+
+/// Makes a name.
+pub fn name(mode: Mode, s: &str) {
+    make_in(mode, s)
 }
 
 /// A small unsigned number, never below zero.
@@ -188,4 +216,30 @@ fn a_display_arm_of_a_glob_imported_variant_names_where_it_is_made() {
         "{c:?}"
     );
     assert!(page(&a).contains("read_any"));
+}
+
+#[test]
+fn a_catch_all_arm_names_what_the_earlier_arms_take() {
+    let a = analysed("not a decimal digit");
+    let g = texts(&a, FactKind::Guard);
+    assert!(
+        g.iter().any(|t| t.contains("none of the earlier arms `b'0'..=b'9'`, `b' ' | b':'` took it (those accept space, `:`)")),
+        "{g:?}"
+    );
+}
+
+#[test]
+fn guards_along_the_path_to_the_public_fn_are_stated() {
+    let a = analysed("an empty name is not allowed here");
+    let g = texts(&a, FactKind::Guard);
+    let all: Vec<&String> = a.facts.iter().map(|f| &f.text).collect();
+    assert!(
+        g.iter()
+            .any(|t| t.contains("Where `make_in` calls `make` on the way")
+                && t.contains("matches the arm `Mode::Emulated`")),
+        "{all:#?}"
+    );
+    assert!(texts(&a, FactKind::PublicEntry)
+        .iter()
+        .any(|t| t.contains("`name`")));
 }

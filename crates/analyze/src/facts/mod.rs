@@ -40,6 +40,9 @@ const MAX_CALLERS: usize = 8;
 const MAX_ENTRIES: usize = 6;
 /// Calls followed back from the site to find public fns.
 const MAX_HOPS: usize = 5;
+/// Guards stated along the paths from the public API (beyond the direct
+/// callers).
+const MAX_PATH_GUARDS: usize = 4;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
 /// Tests listed.
