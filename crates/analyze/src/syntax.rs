@@ -1236,7 +1236,11 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     while let Some(p) = prev {
                         if p.kind() == "match_arm" {
                             if let Some(x) = p.child_by_field_name("pattern") {
-                                earlier.push(squash(text(x, src)));
+                                // Long patterns say little in a sentence.
+                                let x = squash(text(x, src));
+                                if x.chars().count() <= 80 {
+                                    earlier.push(x);
+                                }
                             }
                         }
                         prev = p.prev_named_sibling();
