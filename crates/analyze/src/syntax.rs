@@ -158,6 +158,10 @@ pub struct MacroDef {
     /// Each rule: the matcher's inside and the body's inside, as written,
     /// with the body's first line.
     pub rules: Vec<(String, String, u32)>,
+    /// `cfg` conditions on it and its enclosing items.
+    pub gates: Vec<String>,
+    /// `#[macro_export]`: users of the crate invoke it.
+    pub exported: bool,
 }
 
 /// A macro invocation.
@@ -230,6 +234,9 @@ pub enum Guard {
         /// The guard of an earlier arm of the same shape, which takes the
         /// value first when it holds.
         unless: Option<String>,
+        /// For a catch-all arm (`_`, a binding, a range): the patterns of
+        /// the earlier arms, which take those values first.
+        earlier: Vec<String>,
     },
     /// Inside the `else` of `if let PAT = VALUE`.
     ElseLet {
@@ -645,11 +652,16 @@ impl Walk<'_> {
             rules.push((inner(left), inner(right), line(right)));
             bodies.push(right);
         }
+        let attrs = preceding_attributes(n, src);
+        let mut gates = self.gates.clone();
+        gates.extend(attrs.iter().filter_map(|a| cfg_of(a)));
         self.out.macros.push(MacroDef {
             path: self.file.path.clone(),
             line: line(n),
             name: name.clone(),
             rules,
+            gates,
+            exported: attrs.iter().any(|a| a.trim() == "macro_export"),
         });
         if self.reparse_depth >= MAX_REPARSE_DEPTH {
             return;
@@ -1215,10 +1227,32 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                     .and_then(|m| m.child_by_field_name("value"))
                     .map(|v| squash(text(v, src)))
                     .unwrap_or_default();
+                let catch_all = pattern == "_"
+                    || pattern.contains("..=")
+                    || pattern.chars().all(|c| c.is_ascii_lowercase() || c == '_');
+                let mut earlier = Vec::new();
+                if catch_all {
+                    let mut prev = parent.prev_named_sibling();
+                    while let Some(p) = prev {
+                        if p.kind() == "match_arm" {
+                            if let Some(x) = p.child_by_field_name("pattern") {
+                                // Long patterns say little in a sentence.
+                                let x = squash(text(x, src));
+                                if x.chars().count() <= 80 {
+                                    earlier.push(x);
+                                }
+                            }
+                        }
+                        prev = p.prev_named_sibling();
+                    }
+                    earlier.reverse();
+                    earlier.truncate(8);
+                }
                 out.push(Guard::Arm {
                     pattern,
                     value,
                     unless,
+                    earlier,
                 });
             }
             "while_expression"
@@ -1450,6 +1484,7 @@ mod tests {
                     pattern: "Some(0)".into(),
                     value: "x".into(),
                     unless: None,
+                    earlier: Vec::new(),
                 },
                 Guard::If("n > 3".into())
             ]

@@ -29,6 +29,11 @@ pub enum Condition {
     /// (`derive(Error)`, `impl Error for T`, or a name containing `Error`,
     /// such as `ErrorKind` or `ErrorCode`).
     ErrorType(String),
+    /// A site only when this type is an error type by its own declaration
+    /// (`impl Error`, a name containing `Error`), not merely held by one:
+    /// the text of a `Position` printed inside an error's message is a
+    /// part, not an error.
+    NamedErrorType(String),
 }
 
 /// A site as one file sees it, before snapshot-wide resolution.

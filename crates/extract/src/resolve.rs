@@ -141,6 +141,7 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             let keep = match &c.condition {
                 Condition::Always => true,
                 Condition::ErrorType(t) => is_error_type(t),
+                Condition::NamedErrorType(t) => named_error(t),
             };
             if !keep {
                 continue;

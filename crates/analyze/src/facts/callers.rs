@@ -21,6 +21,17 @@ fn zip_before_count_check(caller: &FnDef, cond: &str, call_line: u32) -> Option<
         .map(|(line, _)| line)
 }
 
+/// An arithmetic, bit or comparison operator trait (`Sub`, `MulAssign`,
+/// `ops::Neg`).
+fn is_operator(tr: &str) -> bool {
+    const OPS: [&str; 10] = [
+        "Add", "Sub", "Mul", "Div", "Rem", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
+    ];
+    let t = last_segment_of(tr);
+    let base = t.trim_end_matches("Assign");
+    OPS.contains(&base)
+}
+
 impl Analyzer {
     pub(super) fn caller_facts(&self, b: &mut Builder, target: usize) {
         let t = &self.symbols.fns[target];
@@ -289,6 +300,9 @@ impl Analyzer {
                         );
                         entries += 1;
                         self.checked_operator_fact(b, tr, &tg.name, ty);
+                        if is_operator(tr) {
+                            self.operand_type_doc(b, ty);
+                        }
                     }
                 }
             }
@@ -300,7 +314,10 @@ impl Analyzer {
             t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
+        let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
+        let mut path_guards = 0;
         while let Some((f, hops, chain)) = queue.pop_front() {
+            reached.push((f, chain.clone()));
             if hops == MAX_HOPS || entries == MAX_ENTRIES {
                 continue;
             }
@@ -320,6 +337,11 @@ impl Analyzer {
                 let cf = &self.symbols.fns[caller];
                 if cf.is_test {
                     continue;
+                }
+                // Direct callers' guards are listed with them; further up,
+                // the condition under which each step calls the next.
+                if hops > 0 && path_guards < MAX_PATH_GUARDS {
+                    path_guards += self.path_guard_fact(b, ci, cf, &self.symbols.fns[f]) as usize;
                 }
                 let mut chain = chain.clone();
                 chain.push(cf.qualified());
@@ -360,14 +382,51 @@ impl Analyzer {
                     } = &cf.owner
                     {
                         self.checked_operator_fact(b, tr, &cf.name, ty);
+                        if is_operator(tr) {
+                            self.operand_type_doc(b, ty);
+                        }
                     }
                 }
                 queue.push_back((caller, hops + 1, chain));
             }
         }
+        self.exported_macro_entries(b, &reached);
         if entries == 0 && !public_target {
             self.type_use_entries(b, target);
         }
+    }
+
+    /// The first guard of call `ci` (made in `caller`, calling `callee`)
+    /// on a path up to the public API; true when one was stated.
+    fn path_guard_fact(&self, b: &mut Builder, ci: usize, caller: &FnDef, callee: &FnDef) -> bool {
+        let c = &self.symbols.calls[ci];
+        let Some(pf) = self.files.get(&c.path) else {
+            return false;
+        };
+        let guards = pf
+            .tree_at(c.line, c.column)
+            .map(|tr| syntax::guards_at(tr, &pf.file.text, c.line, c.column))
+            .unwrap_or_default();
+        let Some(g) = guards.first() else {
+            return false;
+        };
+        if b.seen(&format!("pathguard:{}:{}", c.path, c.line)) {
+            return false;
+        }
+        b.push(
+            FactKind::Guard,
+            format!(
+                "Where `{}` calls `{}` on the way ({}:{}), {}",
+                caller.qualified(),
+                callee.qualified(),
+                c.path,
+                c.line,
+                crate::sections::lower_first(&guard_text(g))
+            ),
+            Some((c.path.clone(), c.line)),
+            None,
+        );
+        true
     }
 
     /// For an arithmetic operator impl (`Sub::sub`, `MulAssign::mul_assign`)

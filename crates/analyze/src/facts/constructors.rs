@@ -140,6 +140,23 @@ impl Analyzer {
                         None => return,
                     },
                     Some((ty, v)) => (last(ty), v.to_string()),
+                    // `use Error::*;` then `WontImplement => ".."`: the
+                    // variant of the type the impl (or describer) is for.
+                    None if head.starts_with(|c: char| c.is_ascii_uppercase())
+                        && head.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+                    {
+                        let owner =
+                            throwers
+                                .first()
+                                .and_then(|&i| match &self.symbols.fns[i].owner {
+                                    Owner::Impl { ty, .. } => Some(last_segment_of(ty)),
+                                    _ => None,
+                                });
+                        match error_type_of(error).or(owner) {
+                            Some(ty) => (ty, head.to_string()),
+                            None => return,
+                        }
+                    }
                     None => return,
                 }
             }

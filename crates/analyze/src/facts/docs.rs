@@ -99,8 +99,11 @@ pub(super) fn quote(parts: &[&str]) -> Option<String> {
     })
 }
 
-/// `[`x`][y]`, `[`x`](y)` and `[`x`]` → `` `x` ``.
+/// `[`x`][y]`, `[`x`](y)` and `[`x`]` → `` `x` ``; `2<sup>96</sup>` →
+/// `2^96`.
 fn plain_links(s: &str) -> String {
+    let s = s.replace("<sup>", "^").replace("</sup>", "");
+    let s = s.as_str();
     let mut out = String::new();
     let mut rest = s;
     while let Some(i) = rest.find('[') {

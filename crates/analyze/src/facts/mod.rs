@@ -15,6 +15,7 @@ mod evidence;
 mod mechanisms;
 mod receivers;
 mod related;
+mod surface;
 mod values;
 
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
@@ -39,6 +40,9 @@ const MAX_CALLERS: usize = 8;
 const MAX_ENTRIES: usize = 6;
 /// Calls followed back from the site to find public fns.
 const MAX_HOPS: usize = 5;
+/// Guards stated along the paths from the public API (beyond the direct
+/// callers).
+const MAX_PATH_GUARDS: usize = 4;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
 /// Tests listed.
@@ -238,6 +242,7 @@ impl Analyzer {
             }
         }
         doc_facts(b, error);
+        self.gated_macro_facts(b, s);
         let Some(pf) = self.files.get(&s.path) else {
             return;
         };
@@ -264,6 +269,11 @@ impl Analyzer {
                     (&parts.first_argument, self.enclosing_fn(&s.path, s.line))
                 {
                     self.alternative_facts(b, fi, Some(c));
+                }
+                if let (Some(c), Some(fi)) =
+                    (&parts.first_argument, self.enclosing_fn(&s.path, s.line))
+                {
+                    self.checked_use_facts(b, fi, c, s.end_line);
                 }
                 if let Some(c) = parts.first_argument {
                     let partial = self

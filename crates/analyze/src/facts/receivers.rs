@@ -25,6 +25,36 @@ pub(super) fn float_arithmetic(receiver: &str, facts: &[Fact]) -> bool {
         })
 }
 
+/// The single characters of char and byte literals in patterns, in words
+/// (`b' '` → space, `':'` → `` `:` ``); ranges and other patterns left out.
+pub(super) fn literal_chars_in_words(patterns: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for p in patterns {
+        for alt in p.split('|').map(str::trim) {
+            if alt.contains("..") {
+                continue;
+            }
+            let lit = alt.strip_prefix('b').unwrap_or(alt);
+            let Some(inner) = lit.strip_prefix('\'').and_then(|l| l.strip_suffix('\'')) else {
+                continue;
+            };
+            let word = match inner {
+                " " => "space".to_string(),
+                "\\t" => "tab".to_string(),
+                "\\n" => "newline (`\\n`)".to_string(),
+                "\\r" => "carriage return (`\\r`)".to_string(),
+                "\\0" => "NUL".to_string(),
+                c if c.chars().count() == 1 => format!("`{c}`"),
+                _ => continue,
+            };
+            if !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
 pub(super) fn guard_text(g: &Guard) -> String {
     match g {
         Guard::If(c) => format!("It runs only when `{c}` is true."),
@@ -36,11 +66,30 @@ pub(super) fn guard_text(g: &Guard) -> String {
             pattern,
             value,
             unless: Some(u),
+            ..
         } => {
             format!("It runs when `{value}` matches the arm `{pattern}` and `{u}` is false (an earlier arm takes that case when `{u}` holds).")
         }
         Guard::Arm { pattern, value, .. } if value.is_empty() => {
             format!("It runs in the match arm `{pattern}`.")
+        }
+        Guard::Arm {
+            pattern,
+            value,
+            earlier,
+            ..
+        } if !earlier.is_empty() => {
+            let taken: Vec<String> = earlier.iter().map(|p| format!("`{p}`")).collect();
+            let chars = literal_chars_in_words(earlier);
+            format!(
+                "It runs when `{value}` matches the arm `{pattern}`, that is none of the earlier arms {} took it{}.",
+                taken.join(", "),
+                if chars.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (those accept {})", chars.join(", "))
+                }
+            )
         }
         Guard::Arm { pattern, value, .. } => {
             format!("It runs when `{value}` matches the arm `{pattern}`.")

@@ -12,12 +12,38 @@ pub fn fixture(dir: &Path) -> (Catalog, Analyzer) {
     fixture_named(dir, "facts")
 }
 
+/// A crate the test writes: `Cargo.toml` for `name` and each `(path,
+/// text)` of `files` under `dir/name`, indexed into a catalogue in `dir`.
+#[allow(dead_code)]
+pub fn written_crate(dir: &Path, name: &str, files: &[(&str, &str)]) -> (Catalog, Analyzer) {
+    let root = dir.join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n\n[features]\nchecks = []\n"
+        ),
+    )
+    .unwrap();
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    index(dir, name, root)
+}
+
 /// The fixture crate `tests/fixtures/NAME` indexed into a catalogue in
 /// `dir`, and its snapshot parsed for analysis.
 pub fn fixture_named(dir: &Path, name: &str) -> (Catalog, Analyzer) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures")
         .join(name);
+    index(dir, name, root)
+}
+
+/// The crate at `root`, named `name`, indexed into a catalogue in `dir`.
+fn index(dir: &Path, name: &str, root: std::path::PathBuf) -> (Catalog, Analyzer) {
     let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
     let x = extract_all(&RustExtractor, &snapshot.files);
     let mut c = Catalog::open(&dir.join("f.db").into()).unwrap();

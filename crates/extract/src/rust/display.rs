@@ -3,16 +3,255 @@
 //! parts, `debug_struct`-style builders, and delegation to an inner error.
 
 use super::calls::{call_args, is_fmt_path};
-use super::scope::{last_segment, Frame};
+use super::scope::{last_segment, one_line, type_name, Frame};
 use super::tokens;
 use super::Walker;
 use crate::{literal, Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
 use tree_sitter::Node;
 
+/// A method whose returned text a `Display`/`Debug` impl prints
+/// (`f.write_str(self.description())`, `write!(f, "{}", self.as_str())`).
+#[derive(Debug, Clone)]
+pub(crate) struct Describer {
+    /// The type the impl is for, generics stripped.
+    pub ty: String,
+    /// The method called on `self`.
+    pub method: String,
+    /// Printed by a `Debug` impl rather than `Display`.
+    pub debug: bool,
+}
+
+/// The zero-argument `self.NAME()` calls in each `Display`/`Debug` impl of
+/// a file (in code and in macro arguments alike).
+pub(crate) fn describers(root: Node, src: &[u8]) -> Vec<Describer> {
+    let mut out: Vec<Describer> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+        if n.kind() != "impl_item" {
+            continue;
+        }
+        let (Some(tr), Some(ty), Some(body)) = (
+            n.child_by_field_name("trait"),
+            n.child_by_field_name("type"),
+            n.child_by_field_name("body"),
+        ) else {
+            continue;
+        };
+        let debug = match last_segment(&type_name(tr, src)) {
+            "Display" => false,
+            "Debug" => true,
+            _ => continue,
+        };
+        let ty = type_name(ty, src);
+        let text = body.utf8_text(src).unwrap_or("");
+        for (i, _) in text.match_indices("self.") {
+            if i > 0 && text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &text[i + 5..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() || !rest[name.len()..].trim_start().starts_with("()") {
+                continue;
+            }
+            if !out
+                .iter()
+                .any(|d| d.ty == ty && d.method == name && d.debug == debug)
+            {
+                out.push(Describer {
+                    ty: ty.clone(),
+                    method: name,
+                    debug,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The value of a `match` arm when it is only a string literal (`A =>
+/// "text"`, `A => { "text" }`).
+fn arm_literal(value: Node) -> Option<Node> {
+    if super::tokens::is_string(&value) {
+        return Some(value);
+    }
+    if value.kind() == "block" && value.named_child_count() == 1 {
+        let inner = value.named_child(0)?;
+        let inner = if inner.kind() == "expression_statement" {
+            inner.named_child(0)?
+        } else {
+            inner
+        };
+        return super::tokens::is_string(&inner).then_some(inner);
+    }
+    None
+}
+
 impl<'a> Walker<'a> {
+    /// The describer of the `Display`/`Debug` impl that fn `name`, in the
+    /// impl being walked, is.
+    pub(crate) fn describer_of(&self, name: &str) -> Option<Describer> {
+        let impl_frame = self.frames.last()?;
+        let ty = impl_frame.self_type.as_deref()?;
+        if impl_frame.display_impl.is_some() {
+            return None;
+        }
+        self.describers
+            .iter()
+            .find(|d| d.method == name && last_segment(&d.ty) == last_segment(ty))
+            .cloned()
+    }
+
+    /// The literal arms of the `match` a describer fn returns, each a site
+    /// of the type's `Display` (`Error::TooManyHeaders => "too many
+    /// headers"`).
+    pub(crate) fn describer_sites(&mut self, body: Node, d: &Describer) {
+        let mut tail = body;
+        // `{ match self { .. } }`, possibly inside nested blocks.
+        for _ in 0..4 {
+            let Some(last) = tail.named_child(tail.named_child_count().saturating_sub(1) as u32)
+            else {
+                return;
+            };
+            let last = if last.kind() == "expression_statement" {
+                match last.named_child(0) {
+                    Some(e) => e,
+                    None => return,
+                }
+            } else {
+                last
+            };
+            match last.kind() {
+                "match_expression" => {
+                    self.match_arm_sites(last, d.debug, &d.ty);
+                    return;
+                }
+                "block" | "unsafe_block" => tail = last,
+                _ => return,
+            }
+        }
+    }
+
+    /// A site per arm of `m` whose value is a string literal.
+    fn match_arm_sites(&mut self, m: Node, debug: bool, ty: &str) -> usize {
+        let Some(body) = m.child_by_field_name("body") else {
+            return 0;
+        };
+        let mut c = body.walk();
+        let arms: Vec<Node> = body
+            .named_children(&mut c)
+            .filter(|a| a.kind() == "match_arm")
+            .collect();
+        let mut n = 0;
+        for arm in arms {
+            let (Some(pat), Some(value)) = (
+                arm.child_by_field_name("pattern"),
+                arm.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            if let Some(lit) = arm_literal(value) {
+                let pattern = self.text(pat).to_string();
+                n += self.push_arm_site(lit, &pattern, debug, ty) as usize;
+            }
+        }
+        n
+    }
+
+    /// The same for a `match` written inside a macro's arguments
+    /// (`write!(f, "{}", match self { .. })`), from its tokens.
+    fn token_match_arm_sites(&mut self, tokens: &[Node], debug: bool, ty: &str) -> usize {
+        let Some(body) = tokens
+            .iter()
+            .rev()
+            .find(|t| t.kind() == "token_tree" && self.text(**t).starts_with('{'))
+        else {
+            return 0;
+        };
+        let inner = super::tokens::inner(*body);
+        let mut n = 0;
+        let mut start = 0;
+        let mut i = 0;
+        while i < inner.len() {
+            if inner[i].kind() != "=>" {
+                i += 1;
+                continue;
+            }
+            let pattern: Vec<String> = inner[start..i]
+                .iter()
+                .map(|t| self.text(*t).to_string())
+                .collect();
+            let pattern = pattern.join(" ").replace(" :: ", "::");
+            let value = inner.get(i + 1);
+            let lit = value.and_then(|v| {
+                if super::tokens::is_string(v) {
+                    Some(*v)
+                } else if v.kind() == "token_tree" && self.text(*v).starts_with('{') {
+                    let vi = super::tokens::inner(*v);
+                    (vi.len() == 1 && super::tokens::is_string(&vi[0])).then(|| vi[0])
+                } else {
+                    None
+                }
+            });
+            if let Some(lit) = lit {
+                n += self.push_arm_site(lit, &pattern, debug, ty) as usize;
+            }
+            // The arm ends at the next top-level comma, or after a block.
+            let mut j = i + 1;
+            while j < inner.len() && inner[j].kind() != "," {
+                let block = inner[j].kind() == "token_tree" && self.text(inner[j]).starts_with('{');
+                if block && j == i + 1 {
+                    break;
+                }
+                j += 1;
+            }
+            if j < inner.len() && inner[j].kind() == "token_tree" {
+                j += 1;
+                if j < inner.len() && inner[j].kind() == "," {
+                    j += 1;
+                }
+            } else {
+                j += 1;
+            }
+            start = j;
+            i = j;
+        }
+        n
+    }
+
+    /// One arm's literal as a `Display`/`Debug` site of `ty`.
+    fn push_arm_site(&mut self, lit: Node, pattern: &str, debug: bool, ty: &str) -> bool {
+        let Some(text) = crate::literal::decode(self.text(lit)) else {
+            return false;
+        };
+        if text.trim().is_empty() {
+            return false;
+        }
+        let kind = if debug {
+            Kind::DebugImpl
+        } else {
+            Kind::Display
+        };
+        let mut site = self.new_site(lit, lit, kind, Template::literal(&text));
+        site.arm = Some(one_line(pattern, 120));
+        self.use_literal(lit);
+        self.out.candidates.push(Candidate {
+            site,
+            condition: Condition::NamedErrorType(last_segment(ty).to_string()),
+        });
+        true
+    }
+
     /// One write of a `Display`/`Debug` impl as a site (not yet pushed).
     pub(crate) fn display_write_site(&mut self, node: Node) -> Option<Site> {
+        if self.written_match_arms(node) {
+            return None;
+        }
         let (t, report) = self.display_template(node)?;
         let display = self.display()?.clone();
         let kind = if display.debug {
@@ -36,6 +275,75 @@ impl<'a> Walker<'a> {
                 .take_while(|f| !f.is_fn)
                 .any(|f| f.partial);
         Some(site)
+    }
+
+    /// A write whose whole text is a `match` of string literals
+    /// (`f.write_str(match self { .. })`, `write!(f, "{}", match self {
+    /// .. })`): one site per arm, pushed here.
+    fn written_match_arms(&mut self, node: Node) -> bool {
+        let Some(display) = self.display().cloned() else {
+            return false;
+        };
+        let node = if node.kind() == "try_expression" {
+            match node.named_child(0) {
+                Some(n) => n,
+                None => return false,
+            }
+        } else {
+            node
+        };
+        match node.kind() {
+            "macro_invocation" => {
+                let Some(tt) = super::macros::last_token_tree(node) else {
+                    return false;
+                };
+                let args = tokens::split_args(tt);
+                let [_, fmt, value] = args.as_slice() else {
+                    return false;
+                };
+                let plain = fmt.tokens.len() == 1
+                    && matches!(
+                        crate::literal::decode(self.text(fmt.tokens[0])).as_deref(),
+                        Some("{}")
+                    );
+                let is_match = value
+                    .tokens
+                    .first()
+                    .is_some_and(|t| self.text(*t) == "match");
+                plain
+                    && is_match
+                    && self.token_match_arm_sites(&value.tokens, display.debug, &display.ty) > 0
+            }
+            "call_expression" => {
+                let Some(func) = node.child_by_field_name("function") else {
+                    return false;
+                };
+                let method = func
+                    .child_by_field_name("field")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
+                if !matches!(method, "write_str" | "pad") {
+                    return false;
+                }
+                let args = call_args(node);
+                let [arg] = args.as_slice() else {
+                    return false;
+                };
+                let mut arg = *arg;
+                while matches!(
+                    arg.kind(),
+                    "reference_expression" | "parenthesized_expression"
+                ) {
+                    match arg.named_child(arg.named_child_count().saturating_sub(1) as u32) {
+                        Some(a) => arg = a,
+                        None => return false,
+                    }
+                }
+                arg.kind() == "match_expression"
+                    && self.match_arm_sites(arg, display.debug, &display.ty) > 0
+            }
+            _ => false,
+        }
     }
 
     /// The template a write call prints, and the node a report names.

@@ -62,6 +62,7 @@ impl Extractor for RustExtractor {
             }
             let mut w = Walker::new(file, parser);
             w.out.syntax_errors = errdex_syntax::count_errors(tree.root_node());
+            w.describers = display::describers(tree.root_node(), file.text.as_bytes());
             w.visit(tree.root_node());
             w.finish()
         })
@@ -200,6 +201,9 @@ pub(crate) struct Walker<'a> {
     /// The first line of a `let` whose message the site being built uses
     /// (`let msg = format!(…); … panic!("{}", msg)`): the site begins there.
     let_line: std::cell::Cell<Option<u32>>,
+    /// Methods a `Display`/`Debug` impl of this file prints the result of
+    /// (`f.write_str(self.description())`), as `(type, method, debug)`.
+    describers: Vec<display::Describer>,
 }
 
 impl<'a> Walker<'a> {
@@ -226,6 +230,7 @@ impl<'a> Walker<'a> {
             used_literals: HashSet::new(),
             consumed: HashSet::new(),
             let_line: std::cell::Cell::new(None),
+            describers: Vec::new(),
         }
     }
 
@@ -424,7 +429,11 @@ impl<'a> Walker<'a> {
                         frame.display = Some(display);
                     }
                 }
+                let describes = self.describer_of(name);
                 self.frames.push(frame);
+                if let (Some(d), Some(body)) = (describes, node.child_by_field_name("body")) {
+                    self.describer_sites(body, &d);
+                }
                 if let Some(params) = node.child_by_field_name("parameters") {
                     let mut c = params.walk();
                     let params: Vec<Node> = params
