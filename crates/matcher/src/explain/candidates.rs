@@ -354,6 +354,11 @@ impl Query<'_> {
         if t.chars().count() < 3 || !t.chars().any(char::is_alphabetic) {
             return None;
         }
+        // A value that is std's own text (a `ParseIntError` printed by
+        // the layer above) came from std, not from a crate's copy of it.
+        if stdtext::recognise(t).is_some() {
+            return None;
+        }
         let memo = Memo::default();
         let whole = |t: &str| {
             let ranked = self.rank(t, None, &[], None, false, false);
