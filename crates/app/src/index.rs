@@ -2,9 +2,9 @@
 //! unchanged files), trace its messages through git history, and store it
 //! as one snapshot; a lock file's packages one by one.
 
+use crate::languages::{self, Languages};
 use crate::{AppError, Db, Event, Progress, Result};
 use errdex_catalog::{Catalog, Location, SnapshotInput, WriteSummary};
-use crate::languages::{self, Languages};
 use errdex_extract::{Extraction, Extractor, FileExtraction};
 use errdex_model::{ErrorId, Origin};
 use errdex_source::{Snapshot, SourceSpec};

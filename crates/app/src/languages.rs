@@ -80,9 +80,7 @@ impl Extractor for Languages {
     }
 
     fn unit_of(&self, path: &str) -> String {
-        self.of_path(path)
-            .unwrap_or(self.primary)
-            .unit_of(path)
+        self.of_path(path).unwrap_or(self.primary).unit_of(path)
     }
 }
 

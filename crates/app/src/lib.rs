@@ -11,8 +11,8 @@ mod db;
 mod error;
 pub mod explain;
 mod explain_index;
-pub mod languages;
 pub mod index;
+pub mod languages;
 pub mod record;
 pub mod worker;
 

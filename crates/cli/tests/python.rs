@@ -62,13 +62,20 @@ fn real_outputs_find_the_raise_in_the_installed_package() {
     let db = catalogue(tmp.path());
     let near = |v: &Value, line: u64| {
         let (repo, rev, path, l) = answer(v);
-        assert_eq!((repo.as_str(), rev.as_str(), path.as_str()), ("pypi:idna", "3.20", "idna/core.py"), "{v}");
+        assert_eq!(
+            (repo.as_str(), rev.as_str(), path.as_str()),
+            ("pypi:idna", "3.20", "idna/core.py"),
+            "{v}"
+        );
         assert!(l.abs_diff(line) <= 3, "line {l}, want {line}: {v}");
     };
     // The traceback, as Linux and as Windows print it.
     near(&explain(&db, TRACEBACK), 513);
     let windows = TRACEBACK
-        .replace("/home/dev/.venv/lib/python3.11/site-packages/", "C:\\Users\\me\\venv\\Lib\\site-packages\\")
+        .replace(
+            "/home/dev/.venv/lib/python3.11/site-packages/",
+            "C:\\Users\\me\\venv\\Lib\\site-packages\\",
+        )
         .replace("idna/core.py", "idna\\core.py");
     near(&explain(&db, &windows), 513);
     // The exception line alone, and the message alone.
@@ -87,7 +94,11 @@ fn the_programs_own_exception_is_not_the_packages() {
     let own = "Traceback (most recent call last):\n  File \"/home/dev/app/main.py\", line 3, in <module>\n    raise ValueError(\"Empty Label\")\nValueError: Empty Label\n";
     let v = explain(&db, own);
     assert!(
-        v["matches"].as_array().unwrap().iter().all(|m| m["repo"] != "pypi:idna"),
+        v["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m["repo"] != "pypi:idna"),
         "{v}"
     );
 }

@@ -810,6 +810,20 @@ impl Index {
     }
 }
 
+/// Orders two version strings of any scheme (semver, PEP 440's `26.4`,
+/// `2.0.post1`): numeric parts compared as numbers, others as text.
+pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let parts = |v: &str| -> Vec<(u64, String)> {
+        v.split(|c: char| !c.is_ascii_alphanumeric())
+            .map(|p| {
+                let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
+                (digits.parse().unwrap_or(0), p[digits.len()..].to_string())
+            })
+            .collect()
+    };
+    parts(a).cmp(&parts(b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -837,18 +851,4 @@ mod tests {
         assert_eq!(literal_template("no value follows").pieces().len(), 1);
         assert_eq!(literal_template("   ").pieces().len(), 1);
     }
-}
-
-/// Orders two version strings of any scheme (semver, PEP 440's `26.4`,
-/// `2.0.post1`): numeric parts compared as numbers, others as text.
-pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
-    let parts = |v: &str| -> Vec<(u64, String)> {
-        v.split(|c: char| !c.is_ascii_alphanumeric())
-            .map(|p| {
-                let digits: String = p.chars().take_while(char::is_ascii_digit).collect();
-                (digits.parse().unwrap_or(0), p[digits.len()..].to_string())
-            })
-            .collect()
-    };
-    parts(a).cmp(&parts(b))
 }

@@ -221,5 +221,8 @@ fn is_absolute(path: &str) -> bool {
     let b = path.as_bytes();
     path.starts_with('/')
         || path.starts_with('~')
-        || (b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'\\' | b'/'))
+        || (b.len() > 2
+            && b[0].is_ascii_alphabetic()
+            && b[1] == b':'
+            && matches!(b[2], b'\\' | b'/'))
 }

@@ -101,14 +101,18 @@ impl Query<'_> {
                 .location
                 .as_ref()
                 .is_some_and(|l| input::python::is_runtime_path(&l.path));
-            let place = m.location.as_ref().and_then(|l| self.place_match(mi, l)).or_else(|| {
-                (!explained && by_runtime).then_some(())?;
-                m.frames
-                    .iter()
-                    .filter_map(|f| f.at.as_ref())
-                    .filter(|l| l.package.is_some())
-                    .find_map(|l| self.place_match(mi, l))
-            });
+            let place = m
+                .location
+                .as_ref()
+                .and_then(|l| self.place_match(mi, l))
+                .or_else(|| {
+                    (!explained && by_runtime).then_some(())?;
+                    m.frames
+                        .iter()
+                        .filter_map(|f| f.at.as_ref())
+                        .filter(|l| l.package.is_some())
+                        .find_map(|l| self.place_match(mi, l))
+                });
             if let Some(place) = place {
                 out.insert(0, place);
             }
@@ -463,9 +467,9 @@ impl Query<'_> {
             })
         });
         named.cloned().or_else(|| {
-            found.into_iter().max_by(|a, b| {
-                crate::index::version_order(&a.1, &b.1).then_with(|| a.cmp(b))
-            })
+            found
+                .into_iter()
+                .max_by(|a, b| crate::index::version_order(&a.1, &b.1).then_with(|| a.cmp(b)))
         })
     }
 
@@ -473,7 +477,11 @@ impl Query<'_> {
     /// snapshot where no site stands (an implicit panic).
     fn place_match(&self, mi: usize, loc: &Location) -> Option<Match> {
         let (repo, revision, path) = match &loc.registry {
-            Some(r) => (format!("crate:{}", r.name), r.version.clone(), r.path.clone()),
+            Some(r) => (
+                format!("crate:{}", r.name),
+                r.version.clone(),
+                r.path.clone(),
+            ),
             None => {
                 let (repo, revision) = self.package_of(loc)?;
                 (repo, revision, loc.package.clone()?)

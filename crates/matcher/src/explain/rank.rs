@@ -552,7 +552,14 @@ fn is_vendored(path: &str) -> bool {
     path.split('/').rev().skip(1).any(|seg| {
         matches!(
             seg,
-            "vendor" | "_vendor" | "vendored" | "_vendored" | "third_party" | "_third_party" | "extern" | "_extern"
+            "vendor"
+                | "_vendor"
+                | "vendored"
+                | "_vendored"
+                | "third_party"
+                | "_third_party"
+                | "extern"
+                | "_extern"
         )
     })
 }

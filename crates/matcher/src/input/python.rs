@@ -98,12 +98,11 @@ fn patterns() -> &'static Patterns {
 /// package ships the file.
 pub fn package_path(path: &str) -> Option<String> {
     let segs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
-    let at = segs.iter().rposition(|s| {
-        matches!(*s, "site-packages" | "dist-packages") || s.ends_with(".egg")
-    })?;
+    let at = segs
+        .iter()
+        .rposition(|s| matches!(*s, "site-packages" | "dist-packages") || s.ends_with(".egg"))?;
     let rest = &segs[at + 1..];
-    (!rest.is_empty() && rest.last().is_some_and(|f| f.ends_with(".py")))
-        .then(|| rest.join("/"))
+    (!rest.is_empty() && rest.last().is_some_and(|f| f.ends_with(".py"))).then(|| rest.join("/"))
 }
 
 /// A location a Python frame prints.
@@ -274,7 +273,11 @@ pub fn frames_from(lines: &[&str], i: &mut usize, from: usize) -> Option<Excepti
             while k < lines.len() && !lines[k].trim().is_empty() {
                 let s = lines[k].trim_start();
                 if let Some(n) = s.strip_prefix("-->").or_else(|| s.strip_prefix("--->")) {
-                    let n: String = n.trim_start().chars().take_while(char::is_ascii_digit).collect();
+                    let n: String = n
+                        .trim_start()
+                        .chars()
+                        .take_while(char::is_ascii_digit)
+                        .collect();
                     loc = located(&path, &n);
                 }
                 k += 1;
@@ -411,7 +414,9 @@ pub fn pytest_error(lines: &[&str], i: &mut usize) -> Option<Exception> {
 /// pytest's `path:line: in f` frame lines of a long report.
 pub fn pytest_frame(line: &str) -> Option<Location> {
     let c = patterns().pytest_at.captures(line.trim())?;
-    c.name("kind").is_none().then(|| located(&c["path"], &c["line"]))?
+    c.name("kind")
+        .is_none()
+        .then(|| located(&c["path"], &c["line"]))?
 }
 
 fn level(s: &str) -> Level {
@@ -582,13 +587,16 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         let b = logged("WARNING:urllib3.connectionpool:Retrying (Retry(total=0)) after x").unwrap();
         assert_eq!(b.target.as_deref(), Some("urllib3.connectionpool"));
         assert_eq!(b.text, "Retrying (Retry(total=0)) after x");
-        let f = logged("[2026-12-04 15:18:21,517] ERROR in app: Exception on /orders/7 [GET]").unwrap();
+        let f =
+            logged("[2026-12-04 15:18:21,517] ERROR in app: Exception on /orders/7 [GET]").unwrap();
         assert_eq!(f.text, "Exception on /orders/7 [GET]");
         assert_eq!(f.level, Level::Error);
         let d = logged("passlib.handlers.bcrypt - 2024-02-29 03:53:02,323 - WARNING - (trapped) error reading bcrypt version").unwrap();
         assert_eq!(d.target.as_deref(), Some("passlib.handlers.bcrypt"));
         assert_eq!(d.text, "(trapped) error reading bcrypt version");
-        let a = logged("2017-01-16 11:35:01,380 WARNING Run time of job \"x\" was missed by 0:00:01").unwrap();
+        let a =
+            logged("2017-01-16 11:35:01,380 WARNING Run time of job \"x\" was missed by 0:00:01")
+                .unwrap();
         assert_eq!(a.text, "Run time of job \"x\" was missed by 0:00:01");
         let r = logged("<string>:4: (ERROR/3) Unexpected indentation.").unwrap();
         assert_eq!(r.text, "Unexpected indentation.");
@@ -604,7 +612,10 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         assert_eq!(e.kind, "tomlkit.exceptions.ParseError");
         assert_eq!(e.text, "Key \"server\" already exists. at line 4 col 0");
         let loc = e.location.unwrap();
-        assert_eq!((loc.package.as_deref(), loc.line), (Some("tomlkit/parser.py"), 209));
+        assert_eq!(
+            (loc.package.as_deref(), loc.line),
+            (Some("tomlkit/parser.py"), 209)
+        );
         assert_eq!(i, 4);
         assert_eq!(
             pytest_frame("/x/site-packages/_pytest/mark/structures.py:324: in __getattr__")
