@@ -4,7 +4,7 @@
 
 use crate::message::{is_constant_name, last_segment, Message};
 use crate::strings::{self, PercentArgs};
-use crate::walker::Walker;
+use crate::walker::{Binding, Walker};
 use errdex_extract::{Condition, ConstDef};
 use errdex_model::{Kind, Template};
 use tree_sitter::Node;
@@ -46,6 +46,28 @@ pub const MESSAGE_NAME_WORDS: &[&str] = &["message", "msg", "error", "warning"];
 /// Shortest literal text of a message constant found by its name alone.
 const MIN_NAMED_MESSAGE_CHARS: usize = 8;
 
+/// Keywords of logging calls that are no formatting arguments.
+const LOG_KEYWORDS: &[&str] = &["exc_info", "stack_info", "stacklevel", "extra"];
+
+/// The kind of a logging helper function named for a logger and a level
+/// (`logger_warning`, `log_error`, `_log_debug`); `None` for other names.
+fn log_helper_kind(name: &str) -> Option<Kind> {
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    if words.len() < 2
+        || words.contains(&"raise")
+        || !words
+            .iter()
+            .any(|w| matches!(*w, "log" | "logger" | "logging"))
+    {
+        return None;
+    }
+    words
+        .iter()
+        .find_map(|w| LOG_METHODS.iter().find(|(m, _)| m == w && *m != "log"))
+        .map(|(_, k)| *k)
+}
+
 /// True when an object (`logger`, `self.log`, `_LOG`, `logging`,
 /// docutils' `self.reporter`) is a logger.
 fn is_logger(object: &str) -> bool {
@@ -76,6 +98,7 @@ impl<'a> Walker<'a> {
                     None => Message {
                         template: Template::hole(last_segment(f), ""),
                         from_line: None,
+                        approx: false,
                     },
                 }
             }
@@ -90,6 +113,7 @@ impl<'a> Walker<'a> {
                 Message {
                     template: Template::hole(name, ""),
                     from_line: None,
+                    approx: false,
                 }
             }
             _ => return,
@@ -154,6 +178,10 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
+        if let Some(kind) = log_helper_kind(method) {
+            self.log_site(call, kind, false);
+            return;
+        }
         let last = last_segment(fname);
         let lower = method.to_ascii_lowercase();
         let site = if matches!(fname, "warnings.warn" | "warn" | "warnings.warn_explicit")
@@ -199,10 +227,11 @@ impl<'a> Walker<'a> {
         self.use_strings(*first);
         if let Some(b) = self
             .bindings_mut()
-            .and_then(|b| b.iter_mut().rev().find(|(n, _, _)| n == object))
+            .and_then(|b| b.iter_mut().rev().find(|b| b.name == object))
         {
-            b.1.push_lit(" ");
-            b.1.append(&msg.template);
+            b.template.push_lit(" ");
+            b.template.append(&msg.template);
+            b.approx |= msg.approx;
         }
     }
 
@@ -219,10 +248,12 @@ impl<'a> Walker<'a> {
         true
     }
 
-    /// `logger.error("… %s …", x)`: `%` applies when arguments follow;
-    /// `logger.log(level, msg, …)` takes its kind from the level.
+    /// `logger.error("… %s …", x)`: `%` applies when arguments follow
+    /// (positional, `*args`, or the keywords of a logging helper such as
+    /// `logger_warning("… %(n)d", source=s, n=n)`); `logger.log(level,
+    /// msg, …)` takes its kind from the level.
     fn log_site(&mut self, call: Node<'a>, mut kind: Kind, leveled: bool) {
-        let (mut pos, _) = self.call_args(call);
+        let (mut pos, kw) = self.call_args(call);
         if leveled {
             let Some(level) = pos.first() else { return };
             let level = self.text(*level).to_ascii_uppercase();
@@ -240,7 +271,18 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
-        let template = if pos.len() > 1 {
+        let splat = call.child_by_field_name("arguments").is_some_and(|args| {
+            let mut c = args.walk();
+            let found = args
+                .named_children(&mut c)
+                .any(|a| matches!(a.kind(), "list_splat" | "dictionary_splat"));
+            found
+        });
+        let mapping = msg.template.literals().any(|s| s.contains("%("));
+        let values = kw.iter().any(|(k, _)| !LOG_KEYWORDS.contains(k));
+        let template = if mapping && (pos.len() > 1 || values || splat) {
+            strings::percent(&msg.template, &PercentArgs::Mapping)
+        } else if pos.len() > 1 || splat {
             let args = pos[1..].iter().map(|a| self.text(*a).to_string()).collect();
             strings::percent(&msg.template, &PercentArgs::Positional(args))
         } else {
@@ -312,11 +354,17 @@ impl<'a> Walker<'a> {
             return;
         };
         if augmented {
-            if let Some(b) = bindings.iter_mut().rev().find(|(n, _, _)| *n == name) {
-                b.1.append(&msg.template);
+            if let Some(b) = bindings.iter_mut().rev().find(|b| b.name == name) {
+                b.template.append(&msg.template);
+                b.approx |= msg.approx;
             }
         } else {
-            bindings.push((name, msg.template, line));
+            bindings.push(Binding {
+                name,
+                template: msg.template,
+                line,
+                approx: msg.approx,
+            });
         }
     }
 

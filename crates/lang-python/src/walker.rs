@@ -28,9 +28,22 @@ pub struct Frame {
     pub class: Option<ClassInfo>,
     /// Test code from here down (`test_*` functions, `Test*` classes).
     pub test: bool,
-    /// `name = <message>` bindings of a function seen so far: the name,
-    /// its text, the line of its literal.
-    pub bindings: Vec<(String, Template, u32)>,
+    /// `name = <message>` bindings of a function seen so far.
+    pub bindings: Vec<Binding>,
+}
+
+/// A message bound to a name in a function (`msg = "…"`).
+#[derive(Debug, Clone)]
+pub struct Binding {
+    /// The name.
+    pub name: String,
+    /// Its text.
+    pub template: Template,
+    /// The line of its literal.
+    pub line: u32,
+    /// Its text is one of several it may hold (`"a" if c else "b"`): a
+    /// whole message may use it, a part of one keeps a hole.
+    pub approx: bool,
 }
 
 /// The walker's state over one file.
@@ -377,7 +390,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The innermost function's bindings.
-    pub fn bindings_mut(&mut self) -> Option<&mut Vec<(String, Template, u32)>> {
+    pub fn bindings_mut(&mut self) -> Option<&mut Vec<Binding>> {
         self.frames
             .iter_mut()
             .rev()
@@ -386,13 +399,9 @@ impl<'a> Walker<'a> {
     }
 
     /// The message bound to `name` in the innermost function.
-    pub fn binding(&self, name: &str) -> Option<(&Template, u32)> {
+    pub fn binding(&self, name: &str) -> Option<&Binding> {
         let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
-        f.bindings
-            .iter()
-            .rev()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, t, l)| (t, *l))
+        f.bindings.iter().rev().find(|b| b.name == name)
     }
 
     /// Marks every string inside `node` as used by a site.

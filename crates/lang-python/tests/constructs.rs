@@ -450,3 +450,49 @@ fn token_soup_never_panics() {
         let _ = extract("pkg/soup.py", &text);
     }
 }
+
+#[test]
+fn logging_with_splat_and_keyword_arguments_formats() {
+    let text = "def f(log, level, details):\n    msg = \"Giving up %s(...) after %d tries (%s)\"\n    log_args = [details['target'], details['tries']]\n    log.log(level, msg, *log_args)\n    logger_warning(\"incorrect startxref pointer(%(nr)d)\", source=__name__, nr=3)\n    logger.info(\"100%% %s\", exc_info=True)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::LogInfo,
+                2,
+                4,
+                "Giving up {|}(...) after {|d} tries ({|})".replace("{|}", "{}"),
+            ),
+            (
+                Kind::LogWarn,
+                5,
+                5,
+                "incorrect startxref pointer({nr|d})".into()
+            ),
+            (Kind::LogInfo, 6, 6, "100%% %s".into()),
+        ]
+    );
+}
+
+#[test]
+fn conditional_binding_inside_a_message_is_a_hole() {
+    let text = "def f(template, paths):\n    plural = \"path\" if len(paths) == 1 else \"paths\"\n    raise TemplateNotFound(template, f\"{template!r} not found in search {plural}: {paths}\")\n\ndef g(n):\n    raise ValueError(\"need \" + (\"one item\" if n == 1 else \"many items\") + \" here\")\n\ndef h(n):\n    msg = \"too small\" if n < 0 else \"too large\"\n    raise ValueError(msg)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Raise,
+                3,
+                3,
+                "{template|!r} not found in search {plural}: {paths}".into()
+            ),
+            (
+                Kind::Raise,
+                6,
+                6,
+                "need {(\"one item\" if n == 1 else \"many items\")} here".into()
+            ),
+            (Kind::Raise, 9, 10, "too small".into()),
+        ]
+    );
+}
