@@ -343,7 +343,7 @@ impl<'a> Walker<'a> {
                 }
                 self.out.consts.push(ConstDef {
                     name: name.to_string(),
-                    template: msg.template,
+                    template: strings::brace_fields(&msg.template),
                     location: format!("{}:{line}", self.path),
                 });
             }

@@ -146,7 +146,7 @@ impl<'a> Walker<'a> {
 
     /// A site spanning `span`, reported at `report` (the line a traceback
     /// prints), beginning earlier at `from_line` when its message was
-    /// bound before.
+    /// bound before; `str.format` fields left in its text are holes.
     pub fn site(
         &self,
         kind: Kind,
@@ -166,7 +166,8 @@ impl<'a> Walker<'a> {
         let line = from_line.map_or(start, |l| l.min(start));
         Site {
             kind,
-            template,
+            // Fields still in the text are filled later.
+            template: crate::strings::brace_fields(&template),
             path: self.path.to_string(),
             line,
             column,

@@ -496,3 +496,29 @@ fn conditional_binding_inside_a_message_is_a_hole() {
         ]
     );
 }
+
+#[test]
+fn format_fields_filled_later_are_holes() {
+    let text = "class Field:\n    default_error_messages = {\"invalid\": \"Not a valid {obj_type}.\"}\n\ndef f(self, sym, name):\n    self._grammar_error(False, \"{Type} '{name}' used but not defined\", sym, name)\n    raise ValueError(\"literal {{braces}} and {\\\"json\\\": 1}\")\n";
+    let holes: Vec<(String, usize)> = extract("pkg/mod.py", text)
+        .candidates
+        .iter()
+        .map(|c| {
+            let t = &c.site.template;
+            let n = t
+                .pieces()
+                .iter()
+                .filter(|p| matches!(p, Piece::Hole(_)))
+                .count();
+            (render(t), n)
+        })
+        .collect();
+    assert_eq!(
+        holes,
+        vec![
+            ("Not a valid {obj_type}.".into(), 1),
+            ("{Type} '{name}' used but not defined".into(), 2),
+            ("literal {{braces}} and {\"json\": 1}".into(), 0),
+        ]
+    );
+}
