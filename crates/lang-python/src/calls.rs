@@ -213,26 +213,21 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// `parts.append("…")` on a list bound to a message: the text grows.
+    /// `parts.append("…")` on a list bound to a message: the text grows
+    /// (joined by a space, as most such lists are).
     fn append_to_binding(&mut self, call: Node<'a>, object: &str) {
         if self.binding(object).is_none() {
             return;
         }
         let (pos, _) = self.call_args(call);
         let Some(first) = pos.first() else { return };
-        let msg = self.message(*first);
-        if !msg.has_text() {
-            return;
+        let mut msg = self.message(*first);
+        if msg.has_text() {
+            let mut t = Template::literal(" ");
+            t.append(&msg.template);
+            msg.template = t;
         }
-        self.use_strings(*first);
-        if let Some(b) = self
-            .bindings_mut()
-            .and_then(|b| b.iter_mut().rev().find(|b| b.name == object))
-        {
-            b.template.push_lit(" ");
-            b.template.append(&msg.template);
-            b.approx |= msg.approx;
-        }
+        self.grow_binding(object, *first, msg);
     }
 
     /// A site for a call whose message argument has literal text.
@@ -329,6 +324,10 @@ impl<'a> Walker<'a> {
             return;
         }
         let msg = self.message(right);
+        if augmented && !self.at_module_level() {
+            self.grow_binding(name, right, msg);
+            return;
+        }
         if !msg.has_text() {
             return;
         }
@@ -350,22 +349,41 @@ impl<'a> Walker<'a> {
             return;
         }
         let name = name.to_string();
-        let Some(bindings) = self.bindings_mut() else {
-            return;
-        };
-        if augmented {
-            if let Some(b) = bindings.iter_mut().rev().find(|b| b.name == name) {
-                b.template.append(&msg.template);
-                b.approx |= msg.approx;
-            }
-        } else {
+        let depth = self.block_depth(node);
+        if let Some(bindings) = self.bindings_mut() {
             bindings.push(Binding {
                 name,
                 template: msg.template,
                 line,
                 approx: msg.approx,
+                depth,
             });
         }
+    }
+
+    /// `msg += …` or `parts.append(…)` on a message bound earlier: its
+    /// text grows by `part`'s, or by a hole when the part has no text or is
+    /// added only sometimes (under an `if` or in a loop the binding is not
+    /// in).
+    fn grow_binding(&mut self, name: &str, part_node: Node<'a>, part: Message) -> Option<()> {
+        let bound_depth = self.binding(name)?.depth;
+        let sometimes = self.block_depth(part_node) > bound_depth;
+        if !sometimes {
+            self.use_strings(part_node);
+        }
+        let hole = self.hole_for(part_node);
+        let b = self
+            .bindings_mut()?
+            .iter_mut()
+            .rev()
+            .find(|b| b.name == name)?;
+        if sometimes {
+            b.template.append(&hole);
+        } else {
+            b.template.append(&part.template);
+            b.approx |= part.approx;
+        }
+        Some(())
     }
 
     /// `self.message = "…"` in an exception class's method: what it prints.

@@ -106,7 +106,7 @@ pub fn is_constant_name(s: &str) -> bool {
 
 /// An expression's text as a hole argument: whitespace runs collapsed,
 /// long texts cut.
-fn arg_text(text: &str) -> String {
+pub fn arg_text(text: &str) -> String {
     let mut s = if text.contains('\n') {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     } else {

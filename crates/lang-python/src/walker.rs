@@ -44,6 +44,9 @@ pub struct Binding {
     /// Its text is one of several it may hold (`"a" if c else "b"`): a
     /// whole message may use it, a part of one keeps a hole.
     pub approx: bool,
+    /// How many blocks (`if`, loops, `try`, `with`) enclose it in its
+    /// function: text added deeper is added only sometimes.
+    pub depth: usize,
 }
 
 /// The walker's state over one file.
@@ -403,6 +406,29 @@ impl<'a> Walker<'a> {
     pub fn binding(&self, name: &str) -> Option<&Binding> {
         let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
         f.bindings.iter().rev().find(|b| b.name == name)
+    }
+
+    /// How many compound statements (`if`, loops, `try`, `with`, `match`)
+    /// enclose `node` within its function.
+    pub fn block_depth(&self, node: Node) -> usize {
+        let mut n = 0;
+        let mut cur = node.parent();
+        while let Some(p) = cur {
+            match p.kind() {
+                "function_definition" | "class_definition" | "module" | "lambda" => break,
+                "if_statement" | "elif_clause" | "else_clause" | "for_statement"
+                | "while_statement" | "try_statement" | "except_clause" | "finally_clause"
+                | "with_statement" | "match_statement" | "case_clause" => n += 1,
+                _ => {}
+            }
+            cur = p.parent();
+        }
+        n
+    }
+
+    /// A hole for an expression (its text, whitespace collapsed, cut).
+    pub fn hole_for(&self, n: Node) -> Template {
+        Template::hole(crate::message::arg_text(self.text(n)), "")
     }
 
     /// Marks every string inside `node` as used by a site.

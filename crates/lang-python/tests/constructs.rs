@@ -522,3 +522,25 @@ fn format_fields_filled_later_are_holes() {
         ]
     );
 }
+
+#[test]
+fn text_added_only_sometimes_is_a_hole() {
+    let text = "class E(Exception):\n    def __str__(self):\n        message = \"No terminal %s\" % self.char\n        message += \"\\n\\n\" + self._context\n        if self.allowed:\n            message += \"\\nExpected one of: %s\" % self.allowed\n        message += self._tail()\n        return message\n\ndef f(v):\n    parts = [\"Function is deprecated.\"]\n    if v:\n        parts.append(\"Since {v}.\")\n    parts.append(\"Will be removed.\")\n    raise ValueError(\" \".join(parts))\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Display,
+                3,
+                8,
+                "No terminal {self.char}\n\n{self._context}{\"\\nExpected one of: %s\" % self.allowed}{self._tail()}".into()
+            ),
+            (
+                Kind::Raise,
+                11,
+                15,
+                "Function is deprecated.{\"Since {v}.\"} Will be removed.".into()
+            ),
+        ]
+    );
+}
