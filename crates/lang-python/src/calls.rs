@@ -46,6 +46,22 @@ pub const MESSAGE_NAME_WORDS: &[&str] = &["message", "msg", "error", "warning"];
 /// Shortest literal text of a message constant found by its name alone.
 const MIN_NAMED_MESSAGE_CHARS: usize = 8;
 
+/// Functions and methods whose name holds one of these check a condition
+/// and raise the message they are given (`validate`, `_check_arg`,
+/// `ensure`, `expect`).
+const CHECK_WORDS: &[&str] = &["validate", "check", "ensure", "require", "verify", "expect"];
+
+/// True when a call passes `*args` or `**kwargs`.
+fn has_splat(call: Node) -> bool {
+    call.child_by_field_name("arguments").is_some_and(|args| {
+        let mut c = args.walk();
+        let found = args
+            .named_children(&mut c)
+            .any(|a| matches!(a.kind(), "list_splat" | "dictionary_splat"));
+        found
+    })
+}
+
 /// Keywords of logging calls that are no formatting arguments.
 const LOG_KEYWORDS: &[&str] = &["exc_info", "stack_info", "stacklevel", "extra"];
 
@@ -205,6 +221,8 @@ impl<'a> Walker<'a> {
             // `Invalid("…")`: a site when the class is an error type of
             // the snapshot.
             self.message_site(call, Kind::Raise, Condition::ErrorType(last.to_string()))
+        } else if CHECK_WORDS.iter().any(|w| lower.contains(w)) {
+            self.check_site(call)
         } else {
             false
         };
@@ -232,14 +250,66 @@ impl<'a> Walker<'a> {
 
     /// A site for a call whose message argument has literal text.
     fn message_site(&mut self, call: Node<'a>, kind: Kind, condition: Condition) -> bool {
-        let Some(msg) = self.constructor_message(call, 0).filter(Message::has_text) else {
+        let Some(mut msg) = self.constructor_message(call, 0).filter(Message::has_text) else {
             return false;
         };
+        let fname = call
+            .child_by_field_name("function")
+            .map_or("", |f| self.text(f));
+        if !self.is_exception_name(last_segment(fname)) {
+            // A helper (`self.error("bad %s", x)`) formats what follows.
+            let (pos, _) = self.call_args(call);
+            if let Some(i) = pos.iter().position(|a| self.message(*a).has_text()) {
+                msg.template = self.percent_with(call, &msg.template, &pos[i + 1..]);
+            }
+        }
         if let Some(args) = call.child_by_field_name("arguments") {
             self.use_strings(args);
         }
         let site = self.site(kind, msg.template, call, call, msg.from_line);
         self.push(site, condition);
+        true
+    }
+
+    /// `%`-formatting of `fmt` by the arguments a call passes after it
+    /// (`rest`, or `*args`); `fmt` unchanged when none follow.
+    fn percent_with(&self, call: Node, fmt: &Template, rest: &[Node]) -> Template {
+        if rest.is_empty() && !has_splat(call) {
+            return fmt.clone();
+        }
+        let args = if fmt.literals().any(|s| s.contains("%(")) {
+            PercentArgs::Mapping
+        } else {
+            PercentArgs::Positional(rest.iter().map(|a| self.text(*a).to_string()).collect())
+        };
+        strings::percent(fmt, &args)
+    }
+
+    /// `validate(regex, value, "Illegal header value {!r}", value)`,
+    /// `self._check(ok, "expected %s", x)`: a checking helper given a
+    /// message (a string literal after its first argument, with a space)
+    /// raises it, formatted by the arguments that follow.
+    fn check_site(&mut self, call: Node<'a>) -> bool {
+        let (pos, _) = self.call_args(call);
+        let Some(i) = pos.iter().skip(1).position(|a| {
+            matches!(a.kind(), "string" | "concatenated_string")
+                && self
+                    .message(*a)
+                    .template
+                    .literals()
+                    .any(|s| s.contains(' '))
+        }) else {
+            return false;
+        };
+        let i = i + 1;
+        let msg = self.message(pos[i]);
+        if msg.template.literal_len() < MIN_NAMED_MESSAGE_CHARS {
+            return false;
+        }
+        let template = self.percent_with(call, &msg.template, &pos[i + 1..]);
+        self.use_strings(pos[i]);
+        let site = self.site(Kind::Raise, template, call, call, msg.from_line);
+        self.push(site, Condition::Always);
         true
     }
 
@@ -266,13 +336,7 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
-        let splat = call.child_by_field_name("arguments").is_some_and(|args| {
-            let mut c = args.walk();
-            let found = args
-                .named_children(&mut c)
-                .any(|a| matches!(a.kind(), "list_splat" | "dictionary_splat"));
-            found
-        });
+        let splat = has_splat(call);
         let mapping = msg.template.literals().any(|s| s.contains("%("));
         let values = kw.iter().any(|(k, _)| !LOG_KEYWORDS.contains(k));
         let template = if mapping && (pos.len() > 1 || values || splat) {

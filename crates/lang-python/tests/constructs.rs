@@ -544,3 +544,15 @@ fn text_added_only_sometimes_is_a_hole() {
         ]
     );
 }
+
+#[test]
+fn checking_helpers_and_error_helpers_format_their_arguments() {
+    let text = "def f(self, name, value):\n    validate(_re, value, \"Illegal header value {!r}\", value)\n    self.error(\"unknown option %s\", name)\n    check_output(\"git status\")\n    self._check(value, \"no-space\")\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (Kind::Raise, 2, 2, "Illegal header value {|!r}".into()),
+            (Kind::Raise, 3, 3, "unknown option {name}".into()),
+        ]
+    );
+}
