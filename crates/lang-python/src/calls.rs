@@ -406,7 +406,7 @@ impl<'a> Walker<'a> {
                 }
                 self.out.consts.push(ConstDef {
                     name: name.to_string(),
-                    template: strings::brace_fields(&msg.template),
+                    template: strings::pending_fields(&msg.template, Kind::ErrorDoc),
                     location: format!("{}:{line}", self.path),
                 });
             }
@@ -518,10 +518,9 @@ impl<'a> Walker<'a> {
             _ if MESSAGE_FN_WORDS.iter().any(|w| lower.contains(w)) => {
                 (Kind::Display, Some(Condition::Always))
             }
+            // `check_key_length` returns what is wrong (a sentence).
+            _ if CHECK_WORDS.iter().any(|w| lower.contains(w)) => (Kind::ErrorDoc, None),
             _ => return,
-        };
-        let Some(cond) = cond else {
-            return;
         };
         let Some(value) = node.named_child(0) else {
             return;
@@ -530,6 +529,15 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
+        let sentence = || {
+            msg.template.literal_len() >= MIN_NAMED_MESSAGE_CHARS
+                && msg.template.literals().any(|s| s.trim().contains(' '))
+        };
+        let cond = match (kind, cond) {
+            (Kind::ErrorDoc, None) if sentence() => Condition::Always,
+            (_, Some(cond)) => cond,
+            _ => return,
+        };
         self.use_strings(value);
         let site = self.site(kind, msg.template, node, node, msg.from_line);
         self.push(site, cond);

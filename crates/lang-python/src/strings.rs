@@ -2,7 +2,7 @@
 //! decoding, f-strings, `%`-formatting and `str.format`, each giving the
 //! text exactly as Python prints it (holes where runtime values go).
 
-use errdex_model::{Hole, Piece, Template};
+use errdex_model::{Hole, Kind, Piece, Template};
 
 /// A string literal split into its prefix flags and the text between its
 /// quotes.
@@ -554,6 +554,24 @@ pub fn brace_fields(t: &Template) -> Template {
         }
     }
     out
+}
+
+/// The fields a site's text leaves for later as holes: `str.format` ones
+/// always ([`brace_fields`]); `%` ones too in a message stored for later
+/// (`MESSAGE = "… %(parser)s …"`, [`Kind::ErrorDoc`]), which is formatted
+/// where it is used.
+pub fn pending_fields(t: &Template, kind: Kind) -> Template {
+    let t = brace_fields(t);
+    if kind == Kind::ErrorDoc && t.literals().any(|s| s.contains('%')) {
+        let args = if t.literals().any(|s| s.contains("%(")) {
+            PercentArgs::Mapping
+        } else {
+            PercentArgs::Positional(Vec::new())
+        };
+        percent(&t, &args)
+    } else {
+        t
+    }
 }
 
 #[cfg(test)]

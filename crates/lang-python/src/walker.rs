@@ -149,7 +149,8 @@ impl<'a> Walker<'a> {
 
     /// A site spanning `span`, reported at `report` (the line a traceback
     /// prints), beginning earlier at `from_line` when its message was
-    /// bound before; `str.format` fields left in its text are holes.
+    /// bound before; `str.format` fields left in its text (and `%` ones in
+    /// a stored message's) are holes.
     pub fn site(
         &self,
         kind: Kind,
@@ -170,7 +171,7 @@ impl<'a> Walker<'a> {
         Site {
             kind,
             // Fields still in the text are filled later.
-            template: crate::strings::brace_fields(&template),
+            template: crate::strings::pending_fields(&template, kind),
             path: self.path.to_string(),
             line,
             column,

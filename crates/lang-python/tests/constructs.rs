@@ -556,3 +556,25 @@ fn checking_helpers_and_error_helpers_format_their_arguments() {
         ]
     );
 }
+
+#[test]
+fn stored_messages_and_check_returns_leave_fields_for_later() {
+    let text = "class GuessedAtParserWarning(UserWarning):\n    MESSAGE: str = \"No parser was specified, using %(parser)s for %s here (100%%)\"\n\ndef check_key_length(key, n):\n    if len(key) < n:\n        return f\"The HMAC key is {len(key)} bytes long\"\n    return None\n\ndef check_mode(m):\n    return \"utf-8\"\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::ErrorDoc,
+                2,
+                2,
+                "No parser was specified, using {parser} for {} here (100%)".into()
+            ),
+            (
+                Kind::ErrorDoc,
+                6,
+                6,
+                "The HMAC key is {len(key)} bytes long".into()
+            ),
+        ]
+    );
+}
