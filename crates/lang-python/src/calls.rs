@@ -4,7 +4,7 @@
 
 use crate::message::{is_constant_name, last_segment, Message};
 use crate::strings::{self, PercentArgs};
-use crate::walker::Walker;
+use crate::walker::{Binding, Walker};
 use errdex_extract::{Condition, ConstDef};
 use errdex_model::{Kind, Template};
 use tree_sitter::Node;
@@ -46,6 +46,44 @@ pub const MESSAGE_NAME_WORDS: &[&str] = &["message", "msg", "error", "warning"];
 /// Shortest literal text of a message constant found by its name alone.
 const MIN_NAMED_MESSAGE_CHARS: usize = 8;
 
+/// Functions and methods whose name holds one of these check a condition
+/// and raise the message they are given (`validate`, `_check_arg`,
+/// `ensure`, `expect`).
+const CHECK_WORDS: &[&str] = &["validate", "check", "ensure", "require", "verify", "expect"];
+
+/// True when a call passes `*args` or `**kwargs`.
+fn has_splat(call: Node) -> bool {
+    call.child_by_field_name("arguments").is_some_and(|args| {
+        let mut c = args.walk();
+        let found = args
+            .named_children(&mut c)
+            .any(|a| matches!(a.kind(), "list_splat" | "dictionary_splat"));
+        found
+    })
+}
+
+/// Keywords of logging calls that are no formatting arguments.
+const LOG_KEYWORDS: &[&str] = &["exc_info", "stack_info", "stacklevel", "extra"];
+
+/// The kind of a logging helper function named for a logger and a level
+/// (`logger_warning`, `log_error`, `_log_debug`); `None` for other names.
+fn log_helper_kind(name: &str) -> Option<Kind> {
+    let lower = name.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split('_').filter(|w| !w.is_empty()).collect();
+    if words.len() < 2
+        || words.contains(&"raise")
+        || !words
+            .iter()
+            .any(|w| matches!(*w, "log" | "logger" | "logging"))
+    {
+        return None;
+    }
+    words
+        .iter()
+        .find_map(|w| LOG_METHODS.iter().find(|(m, _)| m == w && *m != "log"))
+        .map(|(_, k)| *k)
+}
+
 /// True when an object (`logger`, `self.log`, `_LOG`, `logging`,
 /// docutils' `self.reporter`) is a logger.
 fn is_logger(object: &str) -> bool {
@@ -76,6 +114,7 @@ impl<'a> Walker<'a> {
                     None => Message {
                         template: Template::hole(last_segment(f), ""),
                         from_line: None,
+                        approx: false,
                     },
                 }
             }
@@ -90,6 +129,7 @@ impl<'a> Walker<'a> {
                 Message {
                     template: Template::hole(name, ""),
                     from_line: None,
+                    approx: false,
                 }
             }
             _ => return,
@@ -154,6 +194,10 @@ impl<'a> Walker<'a> {
                 return;
             }
         }
+        if let Some(kind) = log_helper_kind(method) {
+            self.log_site(call, kind, false);
+            return;
+        }
         let last = last_segment(fname);
         let lower = method.to_ascii_lowercase();
         let site = if matches!(fname, "warnings.warn" | "warn" | "warnings.warn_explicit")
@@ -177,6 +221,8 @@ impl<'a> Walker<'a> {
             // `Invalid("…")`: a site when the class is an error type of
             // the snapshot.
             self.message_site(call, Kind::Raise, Condition::ErrorType(last.to_string()))
+        } else if CHECK_WORDS.iter().any(|w| lower.contains(w)) {
+            self.check_site(call)
         } else {
             false
         };
@@ -185,32 +231,38 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// `parts.append("…")` on a list bound to a message: the text grows.
+    /// `parts.append("…")` on a list bound to a message: the text grows
+    /// (joined by a space, as most such lists are).
     fn append_to_binding(&mut self, call: Node<'a>, object: &str) {
         if self.binding(object).is_none() {
             return;
         }
         let (pos, _) = self.call_args(call);
         let Some(first) = pos.first() else { return };
-        let msg = self.message(*first);
-        if !msg.has_text() {
-            return;
+        let mut msg = self.message(*first);
+        if msg.has_text() {
+            let mut t = Template::literal(" ");
+            t.append(&msg.template);
+            msg.template = t;
         }
-        self.use_strings(*first);
-        if let Some(b) = self
-            .bindings_mut()
-            .and_then(|b| b.iter_mut().rev().find(|(n, _, _)| n == object))
-        {
-            b.1.push_lit(" ");
-            b.1.append(&msg.template);
-        }
+        self.grow_binding(object, *first, msg);
     }
 
     /// A site for a call whose message argument has literal text.
     fn message_site(&mut self, call: Node<'a>, kind: Kind, condition: Condition) -> bool {
-        let Some(msg) = self.constructor_message(call, 0).filter(Message::has_text) else {
+        let Some(mut msg) = self.constructor_message(call, 0).filter(Message::has_text) else {
             return false;
         };
+        let fname = call
+            .child_by_field_name("function")
+            .map_or("", |f| self.text(f));
+        if !self.is_exception_name(last_segment(fname)) {
+            // A helper (`self.error("bad %s", x)`) formats what follows.
+            let (pos, _) = self.call_args(call);
+            if let Some(i) = pos.iter().position(|a| self.message(*a).has_text()) {
+                msg.template = self.percent_with(call, &msg.template, &pos[i + 1..]);
+            }
+        }
         if let Some(args) = call.child_by_field_name("arguments") {
             self.use_strings(args);
         }
@@ -219,10 +271,54 @@ impl<'a> Walker<'a> {
         true
     }
 
-    /// `logger.error("… %s …", x)`: `%` applies when arguments follow;
-    /// `logger.log(level, msg, …)` takes its kind from the level.
+    /// `%`-formatting of `fmt` by the arguments a call passes after it
+    /// (`rest`, or `*args`); `fmt` unchanged when none follow.
+    fn percent_with(&self, call: Node, fmt: &Template, rest: &[Node]) -> Template {
+        if rest.is_empty() && !has_splat(call) {
+            return fmt.clone();
+        }
+        let args = if fmt.literals().any(|s| s.contains("%(")) {
+            PercentArgs::Mapping
+        } else {
+            PercentArgs::Positional(rest.iter().map(|a| self.text(*a).to_string()).collect())
+        };
+        strings::percent(fmt, &args)
+    }
+
+    /// `validate(regex, value, "Illegal header value {!r}", value)`,
+    /// `self._check(ok, "expected %s", x)`: a checking helper given a
+    /// message (a string literal after its first argument, with a space)
+    /// raises it, formatted by the arguments that follow.
+    fn check_site(&mut self, call: Node<'a>) -> bool {
+        let (pos, _) = self.call_args(call);
+        let Some(i) = pos.iter().skip(1).position(|a| {
+            matches!(a.kind(), "string" | "concatenated_string")
+                && self
+                    .message(*a)
+                    .template
+                    .literals()
+                    .any(|s| s.contains(' '))
+        }) else {
+            return false;
+        };
+        let i = i + 1;
+        let msg = self.message(pos[i]);
+        if msg.template.literal_len() < MIN_NAMED_MESSAGE_CHARS {
+            return false;
+        }
+        let template = self.percent_with(call, &msg.template, &pos[i + 1..]);
+        self.use_strings(pos[i]);
+        let site = self.site(Kind::Raise, template, call, call, msg.from_line);
+        self.push(site, Condition::Always);
+        true
+    }
+
+    /// `logger.error("… %s …", x)`: `%` applies when arguments follow
+    /// (positional, `*args`, or the keywords of a logging helper such as
+    /// `logger_warning("… %(n)d", source=s, n=n)`); `logger.log(level,
+    /// msg, …)` takes its kind from the level.
     fn log_site(&mut self, call: Node<'a>, mut kind: Kind, leveled: bool) {
-        let (mut pos, _) = self.call_args(call);
+        let (mut pos, kw) = self.call_args(call);
         if leveled {
             let Some(level) = pos.first() else { return };
             let level = self.text(*level).to_ascii_uppercase();
@@ -240,7 +336,12 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
-        let template = if pos.len() > 1 {
+        let splat = has_splat(call);
+        let mapping = msg.template.literals().any(|s| s.contains("%("));
+        let values = kw.iter().any(|(k, _)| !LOG_KEYWORDS.contains(k));
+        let template = if mapping && (pos.len() > 1 || values || splat) {
+            strings::percent(&msg.template, &PercentArgs::Mapping)
+        } else if pos.len() > 1 || splat {
             let args = pos[1..].iter().map(|a| self.text(*a).to_string()).collect();
             strings::percent(&msg.template, &PercentArgs::Positional(args))
         } else {
@@ -287,6 +388,10 @@ impl<'a> Walker<'a> {
             return;
         }
         let msg = self.message(right);
+        if augmented && !self.at_module_level() {
+            self.grow_binding(name, right, msg);
+            return;
+        }
         if !msg.has_text() {
             return;
         }
@@ -301,23 +406,48 @@ impl<'a> Walker<'a> {
                 }
                 self.out.consts.push(ConstDef {
                     name: name.to_string(),
-                    template: msg.template,
+                    template: strings::pending_fields(&msg.template, Kind::ErrorDoc),
                     location: format!("{}:{line}", self.path),
                 });
             }
             return;
         }
         let name = name.to_string();
-        let Some(bindings) = self.bindings_mut() else {
-            return;
-        };
-        if augmented {
-            if let Some(b) = bindings.iter_mut().rev().find(|(n, _, _)| *n == name) {
-                b.1.append(&msg.template);
-            }
-        } else {
-            bindings.push((name, msg.template, line));
+        let depth = self.block_depth(node);
+        if let Some(bindings) = self.bindings_mut() {
+            bindings.push(Binding {
+                name,
+                template: msg.template,
+                line,
+                approx: msg.approx,
+                depth,
+            });
         }
+    }
+
+    /// `msg += …` or `parts.append(…)` on a message bound earlier: its
+    /// text grows by `part`'s, or by a hole when the part has no text or is
+    /// added only sometimes (under an `if` or in a loop the binding is not
+    /// in).
+    fn grow_binding(&mut self, name: &str, part_node: Node<'a>, part: Message) -> Option<()> {
+        let bound_depth = self.binding(name)?.depth;
+        let sometimes = self.block_depth(part_node) > bound_depth;
+        if !sometimes {
+            self.use_strings(part_node);
+        }
+        let hole = self.hole_for(part_node);
+        let b = self
+            .bindings_mut()?
+            .iter_mut()
+            .rev()
+            .find(|b| b.name == name)?;
+        if sometimes {
+            b.template.append(&hole);
+        } else {
+            b.template.append(&part.template);
+            b.approx |= part.approx;
+        }
+        Some(())
     }
 
     /// `self.message = "…"` in an exception class's method: what it prints.
@@ -388,10 +518,9 @@ impl<'a> Walker<'a> {
             _ if MESSAGE_FN_WORDS.iter().any(|w| lower.contains(w)) => {
                 (Kind::Display, Some(Condition::Always))
             }
+            // `check_key_length` returns what is wrong (a sentence).
+            _ if CHECK_WORDS.iter().any(|w| lower.contains(w)) => (Kind::ErrorDoc, None),
             _ => return,
-        };
-        let Some(cond) = cond else {
-            return;
         };
         let Some(value) = node.named_child(0) else {
             return;
@@ -400,6 +529,15 @@ impl<'a> Walker<'a> {
         if !msg.has_text() {
             return;
         }
+        let sentence = || {
+            msg.template.literal_len() >= MIN_NAMED_MESSAGE_CHARS
+                && msg.template.literals().any(|s| s.trim().contains(' '))
+        };
+        let cond = match (kind, cond) {
+            (Kind::ErrorDoc, None) if sentence() => Condition::Always,
+            (_, Some(cond)) => cond,
+            _ => return,
+        };
         self.use_strings(value);
         let site = self.site(kind, msg.template, node, node, msg.from_line);
         self.push(site, cond);

@@ -102,7 +102,7 @@ impl<'a> Walker<'a> {
             if condition.is_some() {
                 self.out.consts.push(ConstDef {
                     name,
-                    template,
+                    template: crate::strings::pending_fields(&template, Kind::ErrorDoc),
                     location: format!("{}:{line}", self.path),
                 });
             }

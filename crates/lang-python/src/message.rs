@@ -38,6 +38,9 @@ pub struct Message {
     pub template: Template,
     /// The first line of an earlier binding it uses.
     pub from_line: Option<u32>,
+    /// Its text is one of several the expression may print (`"a" if c
+    /// else "b"`): usable as a whole message, a hole inside a larger one.
+    pub approx: bool,
 }
 
 impl Message {
@@ -45,12 +48,14 @@ impl Message {
         Message {
             template,
             from_line: None,
+            approx: false,
         }
     }
 
     fn then(mut self, other: Message) -> Self {
         self.template.append(&other.template);
         self.from_line = min_line(self.from_line, other.from_line);
+        self.approx |= other.approx;
         self
     }
 
@@ -101,7 +106,7 @@ pub fn is_constant_name(s: &str) -> bool {
 
 /// An expression's text as a hole argument: whitespace runs collapsed,
 /// long texts cut.
-fn arg_text(text: &str) -> String {
+pub fn arg_text(text: &str) -> String {
     let mut s = if text.contains('\n') {
         text.split_whitespace().collect::<Vec<_>>().join(" ")
     } else {
@@ -151,9 +156,10 @@ impl<'a> Walker<'a> {
             "identifier" => {
                 let name = self.text(n);
                 match self.binding(name) {
-                    Some((t, line)) => Message {
-                        template: t.clone(),
-                        from_line: Some(line),
+                    Some(b) => Message {
+                        template: b.template.clone(),
+                        from_line: Some(b.line),
+                        approx: b.approx,
                     },
                     None => self.hole(n),
                 }
@@ -169,16 +175,20 @@ impl<'a> Walker<'a> {
             }
             "list" | "tuple" => self.joined(n, " ", depth),
             "conditional_expression" => {
-                // `a if c else b`: the branch that says more.
+                // `a if c else b`: the branch that says more, approximate
+                // unless both print the same.
                 let (Some(a), Some(b)) = (n.named_child(0), n.named_child(2)) else {
                     return self.hole(n);
                 };
                 let (ma, mb) = (self.message_at(a, depth + 1), self.message_at(b, depth + 1));
-                if mb.template.literal_len() > ma.template.literal_len() {
+                let approx = ma.approx || mb.approx || ma.template != mb.template;
+                let mut m = if mb.template.literal_len() > ma.template.literal_len() {
                     mb
                 } else {
                     ma
-                }
+                };
+                m.approx = approx;
+                m
             }
             _ => self.hole(n),
         }
@@ -194,8 +204,14 @@ impl<'a> Walker<'a> {
         };
         match self.text(op) {
             "+" => {
-                let l = self.message_at(left, depth + 1);
-                let r = self.message_at(right, depth + 1);
+                let mut l = self.message_at(left, depth + 1);
+                let mut r = self.message_at(right, depth + 1);
+                if l.approx && r.has_text() {
+                    l = self.hole(left);
+                }
+                if r.approx && l.has_text() {
+                    r = self.hole(right);
+                }
                 if l.has_text() || r.has_text() {
                     l.then(r)
                 } else {
@@ -225,6 +241,7 @@ impl<'a> Walker<'a> {
                 let m = self.with_bindings(strings::percent(&fmt.template, &args));
                 Message {
                     from_line: min_line(m.from_line, fmt.from_line),
+                    approx: m.approx || fmt.approx,
                     ..m
                 }
             }
@@ -233,10 +250,14 @@ impl<'a> Walker<'a> {
     }
 
     /// `t` with each plain hole that names a message bound earlier in the
-    /// function (`f"{sep}{msg}"`) replaced by that message.
+    /// function (`f"{sep}{msg}"`) replaced by that message; a binding of
+    /// one of several texts (`"path" if n == 1 else "paths"`) stays a hole.
     fn with_bindings(&self, t: Template) -> Message {
         let bound = |p: &Piece| match p {
-            Piece::Hole(h) if h.spec.is_empty() => self.binding(&h.arg),
+            Piece::Hole(h) if h.spec.is_empty() => self
+                .binding(&h.arg)
+                .filter(|b| !b.approx)
+                .map(|b| (&b.template, b.line)),
             _ => None,
         };
         if !t.pieces().iter().any(|p| bound(p).is_some()) {
@@ -259,17 +280,25 @@ impl<'a> Walker<'a> {
     /// The elements of a list or tuple literal joined by `sep` (a message
     /// built from parts); a hole when none has literal text.
     fn joined(&self, list: Node, sep: &str, depth: u32) -> Message {
-        let mut out = Message::default();
         let mut c = list.walk();
-        for (i, e) in list
+        let parts: Vec<(Node, Message)> = list
             .named_children(&mut c)
             .filter(|e| e.kind() != "comment")
-            .enumerate()
-        {
+            .map(|e| (e, self.message_at(e, depth + 1)))
+            .collect();
+        // Beside an exact text, an approximate part is a hole.
+        let exact_text = parts.iter().any(|(_, m)| !m.approx && m.has_text());
+        let mut out = Message::default();
+        for (i, (e, m)) in parts.into_iter().enumerate() {
             if i > 0 {
                 out.template.push_lit(sep);
             }
-            out = out.then(self.message_at(e, depth + 1));
+            let m = if m.approx && exact_text {
+                self.hole(e)
+            } else {
+                m
+            };
+            out = out.then(m);
         }
         if out.has_text() {
             out
@@ -333,6 +362,7 @@ impl<'a> Walker<'a> {
                         self.with_bindings(strings::format(&fmt.template, &positional, &keywords));
                     return Message {
                         from_line: min_line(m.from_line, fmt.from_line),
+                        approx: m.approx || fmt.approx,
                         ..m
                     };
                 }

@@ -2,7 +2,7 @@
 //! decoding, f-strings, `%`-formatting and `str.format`, each giving the
 //! text exactly as Python prints it (holes where runtime values go).
 
-use errdex_model::{Hole, Piece, Template};
+use errdex_model::{Hole, Kind, Piece, Template};
 
 /// A string literal split into its prefix flags and the text between its
 /// quotes.
@@ -449,6 +449,131 @@ pub fn format(fmt: &Template, positional: &[String], keywords: &[(String, String
     out
 }
 
+/// The length of a `str.format` field starting at `b[i] == b'{'` when it
+/// looks like one a program fills (`{}`, `{0}`, `{name}`, `{obj.attr}`,
+/// `{k[0]}`, `{name!r}`, `{n:>8}`); `None` for other braces (`{"a": 1}`,
+/// `{ x }`, a lone `{`).
+fn brace_field_len(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while j < b.len() && ident(b[j]) {
+        j += 1;
+    }
+    if j > i + 1 && b[i + 1].is_ascii_digit() && !b[i + 1..j].iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    // Attributes and indexes after a name.
+    while j > i + 1 && j < b.len() && matches!(b[j], b'.' | b'[') {
+        if b[j] == b'.' {
+            let start = j + 1;
+            j = start;
+            while j < b.len() && ident(b[j]) {
+                j += 1;
+            }
+            if j == start {
+                return None;
+            }
+        } else {
+            let close = b[j..].iter().position(|&c| c == b']')? + j;
+            if b[j + 1..close]
+                .iter()
+                .any(|&c| matches!(c, b'{' | b'}' | b'\'' | b'"'))
+            {
+                return None;
+            }
+            j = close + 1;
+        }
+    }
+    if b.get(j) == Some(&b'!') {
+        if !matches!(b.get(j + 1), Some(b'r' | b's' | b'a')) {
+            return None;
+        }
+        j += 2;
+    }
+    if b.get(j) == Some(&b':') {
+        j += 1;
+        while j < b.len() && !matches!(b[j], b'{' | b'}' | b'\n') {
+            j += 1;
+        }
+    }
+    (b.get(j) == Some(&b'}')).then_some(j + 1 - i)
+}
+
+/// `t` with each `str.format` field left in its literal text (a message
+/// formatted later: `"Not a valid {obj_type}."` in a dict of messages,
+/// `"{name} used but not defined"` handed to a helper) made a hole;
+/// `{{`/`}}` stay as written.
+pub fn brace_fields(t: &Template) -> Template {
+    if !t.literals().any(|s| s.contains('{')) {
+        return t.clone();
+    }
+    let mut out = Template::new();
+    for piece in t.pieces() {
+        let text = match piece {
+            Piece::Lit(s) => s,
+            Piece::Hole(h) => {
+                out.push_hole(h.clone());
+                continue;
+            }
+        };
+        let b = text.as_bytes();
+        let (mut seg, mut i) = (0, 0);
+        while i < b.len() {
+            if b[i] == b'{' && b.get(i + 1) == Some(&b'{') {
+                i += 2;
+                continue;
+            }
+            let Some(len) = (b[i] == b'{').then(|| brace_field_len(b, i)).flatten() else {
+                i += 1;
+                continue;
+            };
+            out.push_lit(&text[seg..i]);
+            let field = &text[i + 1..i + len - 1];
+            let (head, spec) = match field.find([':', '!']) {
+                Some(k) => (&field[..k], &field[k..]),
+                None => (field, ""),
+            };
+            let (conversion, spec) = match spec.strip_prefix('!') {
+                Some(s) => (&s[..1], s[1..].strip_prefix(':').unwrap_or("")),
+                None => ("", spec.strip_prefix(':').unwrap_or(spec)),
+            };
+            let conversion = if conversion.is_empty() {
+                String::new()
+            } else {
+                format!("!{conversion}")
+            };
+            out.push_hole(Hole {
+                arg: head.to_string(),
+                spec: hole_spec(&conversion, spec),
+            });
+            i += len;
+            seg = i;
+        }
+        if seg < b.len() {
+            out.push_lit(&text[seg..]);
+        }
+    }
+    out
+}
+
+/// The fields a site's text leaves for later as holes: `str.format` ones
+/// always ([`brace_fields`]); `%` ones too in a message stored for later
+/// (`MESSAGE = "… %(parser)s …"`, [`Kind::ErrorDoc`]), which is formatted
+/// where it is used.
+pub fn pending_fields(t: &Template, kind: Kind) -> Template {
+    let t = brace_fields(t);
+    if kind == Kind::ErrorDoc && t.literals().any(|s| s.contains('%')) {
+        let args = if t.literals().any(|s| s.contains("%(")) {
+            PercentArgs::Mapping
+        } else {
+            PercentArgs::Positional(Vec::new())
+        };
+        percent(&t, &args)
+    } else {
+        t
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -518,6 +643,17 @@ mod tests {
             let _ = literal_template(&format!("f'{body}'"));
             let _ = decode(&body, false);
         }
+    }
+
+    #[test]
+    fn brace_fields_left_for_later() {
+        let f = Template::literal(
+            "Not a valid {obj_type}. {} {0} {k[1]}/{o.a!r:>4} {{lit}} {\"a\": 1} { x } {1x} {",
+        );
+        assert_eq!(
+            render(&brace_fields(&f)),
+            "Not a valid <obj_type|>. <|> <0|> <k[1]|>/<o.a|!r:>4> {{lit}} {\"a\": 1} { x } {1x} {"
+        );
     }
 
     #[test]

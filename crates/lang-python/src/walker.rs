@@ -28,9 +28,25 @@ pub struct Frame {
     pub class: Option<ClassInfo>,
     /// Test code from here down (`test_*` functions, `Test*` classes).
     pub test: bool,
-    /// `name = <message>` bindings of a function seen so far: the name,
-    /// its text, the line of its literal.
-    pub bindings: Vec<(String, Template, u32)>,
+    /// `name = <message>` bindings of a function seen so far.
+    pub bindings: Vec<Binding>,
+}
+
+/// A message bound to a name in a function (`msg = "…"`).
+#[derive(Debug, Clone)]
+pub struct Binding {
+    /// The name.
+    pub name: String,
+    /// Its text.
+    pub template: Template,
+    /// The line of its literal.
+    pub line: u32,
+    /// Its text is one of several it may hold (`"a" if c else "b"`): a
+    /// whole message may use it, a part of one keeps a hole.
+    pub approx: bool,
+    /// How many blocks (`if`, loops, `try`, `with`) enclose it in its
+    /// function: text added deeper is added only sometimes.
+    pub depth: usize,
 }
 
 /// The walker's state over one file.
@@ -133,7 +149,8 @@ impl<'a> Walker<'a> {
 
     /// A site spanning `span`, reported at `report` (the line a traceback
     /// prints), beginning earlier at `from_line` when its message was
-    /// bound before.
+    /// bound before; `str.format` fields left in its text (and `%` ones in
+    /// a stored message's) are holes.
     pub fn site(
         &self,
         kind: Kind,
@@ -153,7 +170,8 @@ impl<'a> Walker<'a> {
         let line = from_line.map_or(start, |l| l.min(start));
         Site {
             kind,
-            template,
+            // Fields still in the text are filled later.
+            template: crate::strings::pending_fields(&template, kind),
             path: self.path.to_string(),
             line,
             column,
@@ -377,7 +395,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The innermost function's bindings.
-    pub fn bindings_mut(&mut self) -> Option<&mut Vec<(String, Template, u32)>> {
+    pub fn bindings_mut(&mut self) -> Option<&mut Vec<Binding>> {
         self.frames
             .iter_mut()
             .rev()
@@ -386,13 +404,32 @@ impl<'a> Walker<'a> {
     }
 
     /// The message bound to `name` in the innermost function.
-    pub fn binding(&self, name: &str) -> Option<(&Template, u32)> {
+    pub fn binding(&self, name: &str) -> Option<&Binding> {
         let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
-        f.bindings
-            .iter()
-            .rev()
-            .find(|(n, _, _)| n == name)
-            .map(|(_, t, l)| (t, *l))
+        f.bindings.iter().rev().find(|b| b.name == name)
+    }
+
+    /// How many compound statements (`if`, loops, `try`, `with`, `match`)
+    /// enclose `node` within its function.
+    pub fn block_depth(&self, node: Node) -> usize {
+        let mut n = 0;
+        let mut cur = node.parent();
+        while let Some(p) = cur {
+            match p.kind() {
+                "function_definition" | "class_definition" | "module" | "lambda" => break,
+                "if_statement" | "elif_clause" | "else_clause" | "for_statement"
+                | "while_statement" | "try_statement" | "except_clause" | "finally_clause"
+                | "with_statement" | "match_statement" | "case_clause" => n += 1,
+                _ => {}
+            }
+            cur = p.parent();
+        }
+        n
+    }
+
+    /// A hole for an expression (its text, whitespace collapsed, cut).
+    pub fn hole_for(&self, n: Node) -> Template {
+        Template::hole(crate::message::arg_text(self.text(n)), "")
     }
 
     /// Marks every string inside `node` as used by a site.

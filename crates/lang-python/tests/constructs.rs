@@ -450,3 +450,131 @@ fn token_soup_never_panics() {
         let _ = extract("pkg/soup.py", &text);
     }
 }
+
+#[test]
+fn logging_with_splat_and_keyword_arguments_formats() {
+    let text = "def f(log, level, details):\n    msg = \"Giving up %s(...) after %d tries (%s)\"\n    log_args = [details['target'], details['tries']]\n    log.log(level, msg, *log_args)\n    logger_warning(\"incorrect startxref pointer(%(nr)d)\", source=__name__, nr=3)\n    logger.info(\"100%% %s\", exc_info=True)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::LogInfo,
+                2,
+                4,
+                "Giving up {|}(...) after {|d} tries ({|})".replace("{|}", "{}"),
+            ),
+            (
+                Kind::LogWarn,
+                5,
+                5,
+                "incorrect startxref pointer({nr|d})".into()
+            ),
+            (Kind::LogInfo, 6, 6, "100%% %s".into()),
+        ]
+    );
+}
+
+#[test]
+fn conditional_binding_inside_a_message_is_a_hole() {
+    let text = "def f(template, paths):\n    plural = \"path\" if len(paths) == 1 else \"paths\"\n    raise TemplateNotFound(template, f\"{template!r} not found in search {plural}: {paths}\")\n\ndef g(n):\n    raise ValueError(\"need \" + (\"one item\" if n == 1 else \"many items\") + \" here\")\n\ndef h(n):\n    msg = \"too small\" if n < 0 else \"too large\"\n    raise ValueError(msg)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Raise,
+                3,
+                3,
+                "{template|!r} not found in search {plural}: {paths}".into()
+            ),
+            (
+                Kind::Raise,
+                6,
+                6,
+                "need {(\"one item\" if n == 1 else \"many items\")} here".into()
+            ),
+            (Kind::Raise, 9, 10, "too small".into()),
+        ]
+    );
+}
+
+#[test]
+fn format_fields_filled_later_are_holes() {
+    let text = "class Field:\n    default_error_messages = {\"invalid\": \"Not a valid {obj_type}.\"}\n\ndef f(self, sym, name):\n    self._grammar_error(False, \"{Type} '{name}' used but not defined\", sym, name)\n    raise ValueError(\"literal {{braces}} and {\\\"json\\\": 1}\")\n";
+    let holes: Vec<(String, usize)> = extract("pkg/mod.py", text)
+        .candidates
+        .iter()
+        .map(|c| {
+            let t = &c.site.template;
+            let n = t
+                .pieces()
+                .iter()
+                .filter(|p| matches!(p, Piece::Hole(_)))
+                .count();
+            (render(t), n)
+        })
+        .collect();
+    assert_eq!(
+        holes,
+        vec![
+            ("Not a valid {obj_type}.".into(), 1),
+            ("{Type} '{name}' used but not defined".into(), 2),
+            ("literal {{braces}} and {\"json\": 1}".into(), 0),
+        ]
+    );
+}
+
+#[test]
+fn text_added_only_sometimes_is_a_hole() {
+    let text = "class E(Exception):\n    def __str__(self):\n        message = \"No terminal %s\" % self.char\n        message += \"\\n\\n\" + self._context\n        if self.allowed:\n            message += \"\\nExpected one of: %s\" % self.allowed\n        message += self._tail()\n        return message\n\ndef f(v):\n    parts = [\"Function is deprecated.\"]\n    if v:\n        parts.append(\"Since {v}.\")\n    parts.append(\"Will be removed.\")\n    raise ValueError(\" \".join(parts))\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Display,
+                3,
+                8,
+                "No terminal {self.char}\n\n{self._context}{\"\\nExpected one of: %s\" % self.allowed}{self._tail()}".into()
+            ),
+            (
+                Kind::Raise,
+                11,
+                15,
+                "Function is deprecated.{\"Since {v}.\"} Will be removed.".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn checking_helpers_and_error_helpers_format_their_arguments() {
+    let text = "def f(self, name, value):\n    validate(_re, value, \"Illegal header value {!r}\", value)\n    self.error(\"unknown option %s\", name)\n    check_output(\"git status\")\n    self._check(value, \"no-space\")\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (Kind::Raise, 2, 2, "Illegal header value {|!r}".into()),
+            (Kind::Raise, 3, 3, "unknown option {name}".into()),
+        ]
+    );
+}
+
+#[test]
+fn stored_messages_and_check_returns_leave_fields_for_later() {
+    let text = "class GuessedAtParserWarning(UserWarning):\n    MESSAGE: str = \"No parser was specified, using %(parser)s for %s here (100%%)\"\n\ndef check_key_length(key, n):\n    if len(key) < n:\n        return f\"The HMAC key is {len(key)} bytes long\"\n    return None\n\ndef check_mode(m):\n    return \"utf-8\"\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::ErrorDoc,
+                2,
+                2,
+                "No parser was specified, using {parser} for {} here (100%)".into()
+            ),
+            (
+                Kind::ErrorDoc,
+                6,
+                6,
+                "The HMAC key is {len(key)} bytes long".into()
+            ),
+        ]
+    );
+}
