@@ -74,6 +74,11 @@ impl Query<'_> {
             let chosen = self
                 .choose(&ranked, &norm, None, 0, &memo)
                 .map(|i| self.default_definition(&ranked, i).unwrap_or(i));
+            // Never over a candidate the report's location, frames or
+            // target agree with more (a vendored copy's quotes written out
+            // do not outweigh the package the exception's module names).
+            let agreed = ranked.first().map_or(0.0, |(_, c)| c.location);
+            let chosen = chosen.filter(|&i| ranked[i].1.location >= agreed);
             if let Some(i) = chosen {
                 let (t, c) = &ranked[i];
                 let share =
