@@ -90,20 +90,18 @@ pub(super) fn path_agrees(
     // An installed package's file is the package's own file: exactly that
     // path in a published package (not a vendored copy under another
     // folder), a path below the root in a repository's checkout.
+    // A published package's site standing on the very line printed is
+    // evidence of its version too: line numbers move between releases.
+    let published = repo.starts_with("pypi:");
     if let Some(p) = &loc.package {
-        let published = repo.starts_with("pypi:");
-        return (
-            p == site_path || (!published && site_path.ends_with(&format!("/{p}"))),
-            false,
-        );
+        let agrees = p == site_path || (!published && site_path.ends_with(&format!("/{p}")));
+        return (agrees, agrees && published);
     }
     let p = loc.path.trim_start_matches("./").replace('\\', "/");
-    (
-        p == site_path
-            || p.ends_with(&format!("/{site_path}"))
-            || site_path.ends_with(&format!("/{p}")),
-        false,
-    )
+    let agrees = p == site_path
+        || p.ends_with(&format!("/{site_path}"))
+        || site_path.ends_with(&format!("/{p}"));
+    (agrees, agrees && published)
 }
 
 impl Query<'_> {
