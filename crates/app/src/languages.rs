@@ -21,7 +21,7 @@ pub fn fingerprint() -> String {
     format!(
         "{}+py{}",
         errdex_extract::FINGERPRINT,
-        env!("ERRDEX_PYTHON_FINGERPRINT")
+        errdex_lang_python::FINGERPRINT
     )
 }
 

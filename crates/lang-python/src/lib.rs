@@ -18,6 +18,11 @@ mod walker;
 use errdex_extract::{Extractor, FileExtraction, SourceFile};
 use tree_sitter::Parser;
 
+/// Identifies this build's Python extraction (see
+/// `errdex_extract::FINGERPRINT`): cached per-file results are reused only
+/// under the same.
+pub const FINGERPRINT: &str = env!("ERRDEX_PYTHON_FINGERPRINT");
+
 /// Extracts error sites from `.py` files. Never fails: a file that does
 /// not parse yields what its parsed parts hold, with `syntax_errors`
 /// counted.
@@ -58,7 +63,7 @@ impl Extractor for PythonExtractor {
             };
             let root = tree.root_node();
             let mut w = walker::Walker::new(file);
-            w.out.syntax_errors = walker::count_errors(root);
+            w.out.syntax_errors = errdex_syntax::count_errors(root);
             w.visit_module(root);
             w.finish()
         })

@@ -457,22 +457,3 @@ pub fn first_paragraph(doc: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
 }
-
-/// Counts syntax errors (error and missing nodes), descending only into
-/// subtrees that hold some.
-pub fn count_errors(root: Node) -> usize {
-    if !root.has_error() {
-        return 0;
-    }
-    let mut n = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            n += 1;
-            continue;
-        }
-        let mut c = node.walk();
-        stack.extend(node.children(&mut c).filter(|ch| ch.has_error()));
-    }
-    n
-}

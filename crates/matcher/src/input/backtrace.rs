@@ -20,6 +20,17 @@ pub struct Frame {
     pub symbol: Option<String>,
 }
 
+impl Frame {
+    /// A frame known only by where it is (Python's frames name a function
+    /// without its path).
+    pub fn at(at: Location) -> Self {
+        Frame {
+            at: Some(at),
+            symbol: None,
+        }
+    }
+}
+
 struct Patterns {
     at: Regex,
     numbered: Regex,

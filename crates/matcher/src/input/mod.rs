@@ -470,14 +470,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         m.target = l.target;
         // A warning names the line `stacklevel` points at (the caller, as
         // a rule), not the `warn` call: a frame, not the place.
-        m.frames = l
-            .location
-            .into_iter()
-            .map(|at| Frame {
-                at: Some(at),
-                symbol: None,
-            })
-            .collect();
+        m.frames = l.location.into_iter().map(Frame::at).collect();
         out.push(m);
         *i += 1;
         return true;
@@ -525,14 +518,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
 fn exception_message(e: python::Exception, origin: Origin, layer: u32) -> Message {
     let mut m = Message::new(e.text, origin, layer);
     m.location = e.location;
-    m.frames = e
-        .frames
-        .into_iter()
-        .map(|at| Frame {
-            at: Some(at),
-            symbol: None,
-        })
-        .collect();
+    m.frames = e.frames.into_iter().map(Frame::at).collect();
     m.target = e
         .kind
         .rsplit_once('.')

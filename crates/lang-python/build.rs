@@ -1,13 +1,14 @@
-//! Fingerprints the Python extractor's source (errdex-extract fingerprints
-//! its own): per-file results cached in a catalogue are reused only by a
-//! build whose extractors would produce the same.
+//! Fingerprints this extractor's own source and the locked dependency
+//! versions (the grammar among them), as errdex-extract does its own:
+//! per-file results cached in a catalogue are reused only by a build that
+//! would produce the same.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 fn main() {
     let mut files = Vec::new();
-    collect(Path::new("../lang-python/src"), &mut files);
+    collect(Path::new("src"), &mut files);
     files.sort();
     let mut h = DefaultHasher::new();
     for f in &files {
@@ -17,7 +18,7 @@ fn main() {
     std::fs::read("../../Cargo.lock")
         .unwrap_or_default()
         .hash(&mut h);
-    println!("cargo:rerun-if-changed=../lang-python/src");
+    println!("cargo:rerun-if-changed=src");
     println!("cargo:rerun-if-changed=../../Cargo.lock");
     println!(
         "cargo:rustc-env=ERRDEX_PYTHON_FINGERPRINT={:016x}",
