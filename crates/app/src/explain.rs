@@ -5,7 +5,7 @@
 use crate::explain_index::Obtained;
 use crate::{AppError, Db, Result};
 use errdex_catalog::Location;
-use errdex_match::{input, Explanation, Index, Match, Message};
+use errdex_match::{input, Explanation, Index, Match, Message, SourceLines};
 use serde::{Serialize, Serializer};
 use std::path::Path;
 use std::sync::OnceLock;
@@ -139,19 +139,22 @@ impl Matcher {
         &self.info
     }
 
-    /// Explains pasted output: the explain record. When the persisted
-    /// index turns out damaged where the query read it, the index is
-    /// rebuilt from the catalogue (and saved) and the query answered again.
-    pub fn explain(&self, text: &str) -> Result<ExplainRecord> {
+    /// Explains pasted output: the explain record. The source lines a
+    /// traceback prints are checked against the files of `db` (the
+    /// catalogue the index was built from) to tell versions apart. When
+    /// the persisted index turns out damaged where the query read it, the
+    /// index is rebuilt from the catalogue (and saved) and the query
+    /// answered again.
+    pub fn explain(&self, db: &Db, text: &str) -> Result<ExplainRecord> {
         let record = |explanation| ExplainRecord {
             explanation,
             index: self.info.clone(),
             urls: None,
         };
         if let Some(index) = self.rebuilt.get() {
-            return Ok(record(index.explain(text)));
+            return Ok(record(index.explain_with(text, db)));
         }
-        let explanation = self.index.explain(text);
+        let explanation = self.index.explain_with(text, db);
         let Some(catalogue) = self.catalogue.as_ref().filter(|_| self.index.damaged()) else {
             return Ok(record(explanation));
         };
@@ -161,7 +164,14 @@ impl Matcher {
         );
         let index = Db::open_existing(catalogue)?.rebuild_explain_index()?;
         let index = self.rebuilt.get_or_init(|| index);
-        Ok(record(index.explain(text)))
+        Ok(record(index.explain_with(text, db)))
+    }
+}
+
+impl SourceLines for Db {
+    fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String> {
+        let lines = self.catalog.excerpt(snapshot, path, line, line).ok()?;
+        lines.into_iter().next().map(|(_, text)| text)
     }
 }
 

@@ -66,12 +66,10 @@ fn built(db: &Path) -> &'static str {
 
 /// Answers of the catalogue's matcher and of `memory` agree on `queries`.
 fn same_answers(db: &Path, memory: &Index, queries: &[String]) {
-    let matcher = Db::open_existing(&db.into())
-        .unwrap()
-        .matcher(None)
-        .unwrap();
+    let db = Db::open_existing(&db.into()).unwrap();
+    let matcher = db.matcher(None).unwrap();
     for q in queries {
-        let x = matcher.explain(q).unwrap().explanation;
+        let x = matcher.explain(&db, q).unwrap().explanation;
         assert_eq!(x, memory.explain(q), "{q}");
     }
 }

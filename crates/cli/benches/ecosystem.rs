@@ -106,16 +106,15 @@ fn explain_latency(db: &str, msgs: &[String]) -> Latency {
     let matcher = Db::open_existing(&location).unwrap().matcher(None).unwrap();
     let start_ms = started.elapsed().as_secs_f64() * 1e3;
     let started = Instant::now();
-    let matcher = {
-        drop(matcher);
-        Db::open_existing(&location).unwrap().matcher(None).unwrap()
-    };
+    drop(matcher);
+    let db = Db::open_existing(&location).unwrap();
+    let matcher = db.matcher(None).unwrap();
     let restart_ms = started.elapsed().as_secs_f64() * 1e3;
     let mut times = Vec::new();
     let mut found = 0;
     for m in msgs {
         let t = Instant::now();
-        let r = matcher.explain(m).expect("explained");
+        let r = matcher.explain(&db, m).expect("explained");
         times.push(t.elapsed().as_secs_f64() * 1e3);
         found += usize::from(r.explanation.matched());
     }

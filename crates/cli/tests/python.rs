@@ -124,3 +124,45 @@ fn a_missing_version_or_bad_spec_fails_in_one_line() {
         assert_eq!(err.trim().lines().count(), 1, "{spec}: {err}");
     }
 }
+
+/// A real traceback of `idna` `version`: both versions raise from line
+/// 250 with the same text, and differ in the callers' lines.
+fn traceback_of(version: &str) -> String {
+    let (encode, ulabel) = match version {
+        "3.6" => (360, 297),
+        _ => (355, 292),
+    };
+    format!(
+        r#"Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line {encode}, in encode
+    s = alabel(label)
+        ^^^^^^^^^^^^^
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 258, in alabel
+    ulabel(label_bytes)
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line {ulabel}, in ulabel
+    check_label(label_bytes)
+  File "/home/dev/.venv/lib/python3.11/site-packages/idna/core.py", line 250, in check_label
+    raise InvalidCodepoint('Codepoint {{}} at position {{}} of {{}} not allowed'.format(_unot(cp_value), pos+1, repr(label)))
+idna.core.InvalidCodepoint: Codepoint U+0020 at position 3 of 'my site' not allowed
+"#
+    )
+}
+
+#[test]
+fn the_source_lines_a_traceback_prints_tell_the_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("two.db");
+    for spec in ["pypi:idna==3.6", "pypi:idna==3.7"] {
+        run_json(errdex(&db).args(["index", "--json", spec]));
+    }
+    for version in ["3.6", "3.7"] {
+        let v = explain(&db, &traceback_of(version));
+        let (repo, rev, path, line) = answer(&v);
+        assert_eq!(
+            (repo.as_str(), rev.as_str(), path.as_str(), line),
+            ("pypi:idna", version, "idna/core.py", 250),
+            "{v}"
+        );
+    }
+}

@@ -27,3 +27,4 @@ pub use pattern::{normalize, Pattern};
 pub use persist::{Key, OpenError, SaveError};
 pub use score::{weights, Weights, Why};
 pub use stdtext::StdText;
+pub use versions::SourceLines;

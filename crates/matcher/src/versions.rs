@@ -1,12 +1,35 @@
 //! The crate versions a paste names — in a location's path, a backtrace
 //! frame, a tool's banner, cargo's build failure — that the index holds:
 //! evidence for the sites of those versions, and against the other
-//! versions of the same crates. Where it names no version of a crate, the
-//! days it prints (log timestamps) rule out the versions published after.
+//! versions of the same crates. A Python traceback names versions by
+//! the source lines it prints: the versions whose files hold those lines
+//! at those line numbers. Where it names no version of a crate, the days
+//! it prints (log timestamps) rule out the versions published after.
 
-use crate::index::{crate_name, Index};
+use crate::index::Index;
 use crate::input;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+/// The source lines of a traceback compared with the files, at most (the
+/// innermost frames).
+const MAX_PRINTED: usize = 16;
+
+/// The text of indexed files, as the catalogue stores them: what the
+/// source lines a traceback prints are checked against.
+pub trait SourceLines {
+    /// Line `line` (from 1) of `path` in the snapshot whose row id is
+    /// `snapshot`, when the file is stored.
+    fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String>;
+}
+
+/// No file texts at hand: versions are told only by what the paste names.
+pub struct NoSources;
+
+impl SourceLines for NoSources {
+    fn line(&self, _: i64, _: &str, _: u32) -> Option<String> {
+        None
+    }
+}
 
 /// Indexed crate versions a paste names.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -36,19 +59,24 @@ pub(crate) enum Agreement {
 
 impl Versions {
     /// The versions `text` names that are indexed snapshots.
-    pub(crate) fn named_in(index: &Index, text: &str) -> Self {
+    pub(crate) fn named_in(index: &Index, text: &str, files: &dyn SourceLines) -> Self {
         let indexed: HashSet<(String, &str)> = index
             .snapshots
             .keys()
-            .map(|(repo, rev)| (crate_name(repo), rev.as_str()))
+            .map(|(repo, rev)| (package_key(repo), rev.as_str()))
             .collect();
         let mut v = Versions::default();
         for m in input::mentions(text) {
-            let name = crate_name(&m.name);
+            let name = package_key(&m.name);
             if indexed.contains(&(name.clone(), m.version.as_str())) {
                 v.crates.insert(name.clone());
                 v.named.insert((name, m.version));
             }
+        }
+        for (repo, revision) in printed_versions(index, text, files) {
+            let name = package_key(&repo);
+            v.crates.insert(name.clone());
+            v.named.insert((name, revision));
         }
         if let Some(day) = input::latest_day(text) {
             v.later = index
@@ -64,7 +92,7 @@ impl Versions {
     /// Whether the paste names this snapshot's version of its crate (or,
     /// naming none, ran before it was published). `snapshot` is its row id.
     pub(crate) fn agreement(&self, repo: &str, revision: &str, snapshot: i64) -> Agreement {
-        let name = crate_name(repo);
+        let name = package_key(repo);
         if !self.crates.contains(&name) {
             if self.later.contains(&snapshot) {
                 Agreement::Later
@@ -77,4 +105,58 @@ impl Versions {
             Agreement::Other
         }
     }
+}
+
+/// The indexed package versions whose files hold the source lines a
+/// traceback prints under its frames, at the lines printed: of each
+/// package, the versions that agree with the most of them.
+fn printed_versions(index: &Index, text: &str, files: &dyn SourceLines) -> Vec<(String, String)> {
+    let printed = input::python::printed_lines(text);
+    let innermost = printed.len().saturating_sub(MAX_PRINTED);
+    // repo → version → lines agreeing.
+    let mut agree: HashMap<String, HashMap<String, usize>> = HashMap::new();
+    for p in &printed[innermost..] {
+        let Some(path) = p.at.package.as_deref() else {
+            continue;
+        };
+        let repos: HashSet<String> = index.shipping(&p.at).into_iter().map(|(r, _)| r).collect();
+        for ((repo, revision), &id) in &index.snapshots {
+            if !repos.contains(repo) {
+                continue;
+            }
+            let same = files
+                .line(id, path, p.at.line)
+                .is_some_and(|l| l.trim() == p.source);
+            if same {
+                *agree
+                    .entry(repo.clone())
+                    .or_default()
+                    .entry(revision.clone())
+                    .or_default() += 1;
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (repo, versions) in agree {
+        let most = versions.values().copied().max().unwrap_or(0);
+        out.extend(
+            versions
+                .into_iter()
+                .filter(|&(_, n)| n == most)
+                .map(|(revision, _)| (repo.clone(), revision)),
+        );
+    }
+    out
+}
+
+/// A package's name as versions are compared: without the `crate:` or
+/// `pypi:` of its repo, in lower case, with `_` for `-` and `.` (both
+/// registries treat names so: `Jinja2-2.8.egg` is `pypi:jinja2` 2.8,
+/// `serde-json` is `serde_json`).
+fn package_key(repo: &str) -> String {
+    let name = repo
+        .strip_prefix("crate:")
+        .or_else(|| repo.strip_prefix("pypi:"))
+        .unwrap_or(repo);
+    name.to_lowercase().replace(['-', '.'], "_")
 }

@@ -396,7 +396,7 @@ async fn search(
     };
     let key = format!("/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, false, move |s| {
-        let x = s.matcher().explain(&q)?;
+        let x = s.with_catalog(|db| s.matcher().explain(db, &q))?;
         pages::explain_page(&q, &x).map(html_page)
     })
     .await
@@ -418,7 +418,7 @@ async fn explain_form(Extract(state): Extract<Shared>, Form(f): Form<ExplainForm
         Err(e) => return html_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        let x = state.matcher().explain(&text)?;
+        let x = state.with_catalog(|db| state.matcher().explain(db, &text))?;
         pages::explain_page(&text, &x)
     })
     .await
@@ -510,7 +510,10 @@ async fn api_search(
     };
     let key = format!("/api/search?{}", raw.unwrap_or_default());
     cached(state, key, headers, true, move |s| {
-        Ok(json_page(&api::explanation(s, s.matcher().explain(&q)?)))
+        Ok(json_page(&api::explanation(
+            s,
+            s.with_catalog(|db| s.matcher().explain(db, &q))?,
+        )))
     })
     .await
 }
@@ -565,7 +568,7 @@ async fn api_explain(Extract(state): Extract<Shared>, headers: HeaderMap, body: 
         Err(e) => return json_error(e),
     };
     let out = tokio::task::spawn_blocking(move || {
-        let x = state.matcher().explain(&text)?;
+        let x = state.with_catalog(|db| state.matcher().explain(db, &text))?;
         Ok(api::explanation(&state, x))
     })
     .await

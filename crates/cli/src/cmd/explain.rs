@@ -33,7 +33,7 @@ pub fn run(
     let db = Db::open_existing(db_path)?;
     let only = lock.map(|l| locked_versions(&db, l)).transpose()?;
     let matcher = db.matcher(only.as_deref())?;
-    let record = matcher.explain(&pasted.text)?;
+    let record = matcher.explain(&db, &pasted.text)?;
     let code = if record.matched() { 0 } else { 1 };
     let mut o = String::new();
     if json {

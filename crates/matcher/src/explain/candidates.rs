@@ -40,6 +40,35 @@ pub(super) fn after_context(v: &str) -> Option<&str> {
 /// the same file, to know which package ships it.
 const PACKAGE_SCAN: u32 = 200;
 
+impl Index {
+    /// The published packages' (repo, version) that ship the installed
+    /// file a location names: those with a site in that file within
+    /// [`PACKAGE_SCAN`] lines of it (the line index is by file name and
+    /// line).
+    pub(crate) fn shipping(&self, loc: &Location) -> Vec<(String, String)> {
+        let Some(p) = loc.package.as_deref() else {
+            return Vec::new();
+        };
+        let file = file_name(p);
+        let mut found: Vec<(String, String)> = Vec::new();
+        for d in 0..=PACKAGE_SCAN {
+            let lines = [loc.line.checked_sub(d), (d > 0).then(|| loc.line + d)];
+            for line in lines.into_iter().flatten() {
+                for &[e, s] in self.sites_at(file, line).iter() {
+                    let e = &self.entry(e).error;
+                    if e.repo.starts_with("pypi:") && e.sites[s as usize].path == p {
+                        let key = (e.repo.clone(), e.revision.clone());
+                        if !found.contains(&key) {
+                            found.push(key);
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
 impl Query<'_> {
     /// One message: the sites its location names, the templates its text
     /// matches and, layer by layer, what their holes printed; the answer is
@@ -440,28 +469,10 @@ impl Query<'_> {
     }
 
     /// The published package (repo, version) that ships the installed
-    /// file a location names: one whose site stands in that file within
-    /// [`PACKAGE_SCAN`] lines of it (the line index is by file name and
-    /// line); of several versions, the one the paste names, else the
-    /// newest.
+    /// file a location names (see [`Index::shipping`]); of several
+    /// versions, the one the paste names, else the newest.
     fn package_of(&self, loc: &Location) -> Option<(String, String)> {
-        let p = loc.package.as_deref()?;
-        let file = file_name(p);
-        let mut found: Vec<(String, String)> = Vec::new();
-        for d in 0..=PACKAGE_SCAN {
-            let lines = [loc.line.checked_sub(d), (d > 0).then(|| loc.line + d)];
-            for line in lines.into_iter().flatten() {
-                for &[e, s] in self.sites_at(file, line).iter() {
-                    let e = &self.entry(e).error;
-                    if e.repo.starts_with("pypi:") && e.sites[s as usize].path == p {
-                        let key = (e.repo.clone(), e.revision.clone());
-                        if !found.contains(&key) {
-                            found.push(key);
-                        }
-                    }
-                }
-            }
-        }
+        let found = self.shipping(loc);
         let named = found.iter().find(|(repo, revision)| {
             let id = self.snapshots.get(&(repo.clone(), revision.clone()));
             id.is_some_and(|&id| {

@@ -18,7 +18,7 @@ mod text;
 use crate::index::Index;
 use crate::input::Message;
 use crate::score::Why;
-use crate::versions::Versions;
+use crate::versions::{NoSources, SourceLines, Versions};
 use errdex_model::Kind;
 use serde::Serialize;
 
@@ -188,9 +188,15 @@ struct Local {
 impl Index {
     /// Explains pasted text.
     pub fn explain(&self, text: &str) -> Explanation {
+        self.explain_with(text, &NoSources)
+    }
+
+    /// Explains pasted text, checking the source lines a traceback prints
+    /// against the indexed files `files` reads.
+    pub fn explain_with(&self, text: &str, files: &dyn SourceLines) -> Explanation {
         Query {
             index: self,
-            versions: Versions::named_in(self, text),
+            versions: Versions::named_in(self, text, files),
         }
         .answer(text)
     }

@@ -467,6 +467,75 @@ pub fn logged(line: &str) -> Option<Logged> {
     None
 }
 
+/// A traceback frame or a warning in a package's file, with the source
+/// line printed under it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PrintedLine {
+    /// The location ([`Location::package`] is set).
+    pub at: Location,
+    /// The source line printed under it, trimmed.
+    pub source: String,
+}
+
+/// Every frame (`File ".../site-packages/pkg/mod.py", line N, in f`) and
+/// warning (`pkg/mod.py:N: SomeWarning: …`) in a package's file that
+/// prints its source line on the next, indented line: what the file held
+/// at line N in the version that ran. A path below an installed-packages
+/// folder is the package's; a relative path (a frozen app's frame, a
+/// warning printed relative to its folder) may be one.
+pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
+    let cleaned = super::prefix::clean(text);
+    let mut out = Vec::new();
+    for (i, line) in cleaned.iter().enumerate() {
+        let at = match frame(line) {
+            Some(at) => at,
+            None => patterns()
+                .warning
+                .captures(strip_margin(line))
+                .and_then(|c| located(&c["path"], &c["line"])),
+        };
+        let Some(mut at) = at else {
+            continue;
+        };
+        at.package = at
+            .package
+            .take()
+            .or_else(|| relative_package_path(&at.path));
+        if at.package.is_none() {
+            continue;
+        }
+        let Some(next) = cleaned.get(i + 1).map(|l| strip_margin(l)) else {
+            continue;
+        };
+        let source = next.trim();
+        let printed = next.starts_with(char::is_whitespace)
+            && !source.is_empty()
+            && frame(next).is_none()
+            && !source
+                .chars()
+                .all(|c| matches!(c, '-' | '^' | '~' | '+' | '|'));
+        if printed {
+            out.push(PrintedLine {
+                at,
+                source: source.to_string(),
+            });
+        }
+    }
+    out
+}
+
+/// A relative path that may be a package's file as it ships
+/// (`discord\http.py`, `setuptools/_distutils/version.py`): a folder and
+/// a `.py` file, written with `/`.
+fn relative_package_path(path: &str) -> Option<String> {
+    let absolute = path.starts_with(['/', '\\', '.', '<']) || path.as_bytes().get(1) == Some(&b':');
+    let segs: Vec<&str> = path.split(['/', '\\']).collect();
+    let fits = segs.len() >= 2
+        && segs.iter().all(|s| !s.is_empty() && *s != "..")
+        && path.ends_with(".py");
+    (!absolute && fits).then(|| segs.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -622,6 +691,45 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
                 .unwrap()
                 .line,
             324
+        );
+    }
+
+    #[test]
+    fn the_source_lines_printed_under_package_frames() {
+        // docker compose's prefix on every line; a marker line; a frame
+        // of the program's own file; a frozen frame without its line.
+        let text = "web_1  | Traceback (most recent call last):\n\
+                    web_1  |   File \"/app/main.py\", line 3, in <module>\n\
+                    web_1  |     run()\n\
+                    web_1  |   File \"/usr/lib/python3/dist-packages/pkg/core.py\", line 40, in run\n\
+                    web_1  |     s = step(x)\n\
+                    web_1  |         ^^^^^^^\n\
+                    web_1  |   File \"/usr/lib/python3/dist-packages/pkg/step.py\", line 9, in step\n\
+                    web_1  |   File \"/usr/lib/python3/dist-packages/pkg/step.py\", line 12, in inner\n\
+                    web_1  |     raise ValueError(\"bad\")\n\
+                    web_1  | ValueError: bad\n\
+                    web_1  | lib/tool/version.py:351: DeprecationWarning: old classes\n\
+                    web_1  |   other = Version(other)\n\
+                    web_1  |   File \"main.py\", line 2, in <module>\n\
+                    web_1  |     go()\n";
+        let printed = printed_lines(text);
+        let got: Vec<(&str, u32, &str)> = printed
+            .iter()
+            .map(|p| {
+                (
+                    p.at.package.as_deref().unwrap(),
+                    p.at.line,
+                    p.source.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("pkg/core.py", 40, "s = step(x)"),
+                ("pkg/step.py", 12, "raise ValueError(\"bad\")"),
+                ("lib/tool/version.py", 351, "other = Version(other)"),
+            ]
         );
     }
 }

@@ -1,8 +1,10 @@
 //! Crate versions a paste names in its text rather than in a path: a
 //! tool's banner (`Starting trunk 0.21.14`, `cargo make 0.37.23`), cargo's
 //! `failed to run custom build command for `clang-sys v0.28.1``, a build
-//! script's `openssl-sys = 0.9.5`, `name@1.2.3`. Which of them are crates
-//! is for the index to say.
+//! script's `openssl-sys = 0.9.5`, `name@1.2.3` — and Python packages'
+//! versions as an install prints them: a pin (`Django==1.8`), an
+//! installed folder (`Jinja2-2.8-py3.5.egg`, `discord.py-1.5.1.dist-info`).
+//! Which of them are indexed packages is for the index to say.
 
 use regex::Regex;
 use std::sync::OnceLock;
@@ -26,6 +28,19 @@ fn pattern() -> &'static Regex {
     })
 }
 
+/// A Python package's version as installs print it: a pin, or an
+/// installed folder's name (Python versions may have two parts).
+fn python_pattern() -> &'static Regex {
+    static P: OnceLock<Regex> = OnceLock::new();
+    P.get_or_init(|| {
+        const VERSION: &str = r"\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)?";
+        Regex::new(&format!(
+            r"\b(?P<pin>[A-Za-z][\w.-]*)==(?P<pinned>{VERSION})\b|\b(?P<name>[A-Za-z][\w.]*)-(?P<version>{VERSION})(?:-py\d+(?:\.\d+)?)?\.(?:egg|dist-info|egg-info)\b"
+        ))
+        .expect("valid regex")
+    })
+}
+
 /// Every `NAME VERSION` the text holds; a two-word name is also tried
 /// joined by `-` (`cargo make` is the crate `cargo-make`).
 pub fn mentions(text: &str) -> Vec<Mention> {
@@ -42,6 +57,16 @@ pub fn mentions(text: &str) -> Vec<Mention> {
         out.push(Mention {
             name: name.to_string(),
             version,
+        });
+    }
+    for c in python_pattern().captures_iter(text) {
+        let named = c.name("pin").zip(c.name("pinned"));
+        let Some((name, version)) = named.or_else(|| c.name("name").zip(c.name("version"))) else {
+            continue;
+        };
+        out.push(Mention {
+            name: name.as_str().to_string(),
+            version: version.as_str().to_string(),
         });
     }
     out.sort();
@@ -80,5 +105,18 @@ mod tests {
             "0.6.0-beta.1"
         ));
         assert!(mentions("no versions here, 1.2 or 3").is_empty());
+        // Python: a pin, installed folders.
+        assert!(has("pip install Django==1.8", "Django", "1.8"));
+        assert!(has(
+            "site-packages/Jinja2-2.8-py3.5.egg/jinja2/loaders.py",
+            "Jinja2",
+            "2.8"
+        ));
+        assert!(has(
+            "site-packages/discord.py-1.5.1.dist-info",
+            "discord.py",
+            "1.5.1"
+        ));
+        assert!(has("numpy==2.0.0rc1", "numpy", "2.0.0rc1"));
     }
 }
