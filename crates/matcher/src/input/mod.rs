@@ -917,4 +917,32 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         }
         assert!(!parse(&nested).is_empty());
     }
+
+    #[test]
+    fn a_cut_traceback_with_a_message_of_several_paragraphs() {
+        // The header was cut off; the exception line has no text; the
+        // message is a banner and indented paragraphs; the program's
+        // output after the traceback is not part of it.
+        let text = "  File \"/env/lib/python3.10/site-packages/nltk/data.py\", line 583, in find\n\
+                    \x20   raise LookupError(resource_not_found)\n\
+                    LookupError: \n\
+                    ****\n\
+                    \x20 Resource punkt not found.\n\
+                    \n\
+                    \x20 >>> nltk.download('punkt')\n\
+                    \n\
+                    \x20 Searched in:\n\
+                    \x20   - '/root/nltk_data'\n\
+                    ****\n\
+                    \n\
+                    done\n";
+        let m = parse(text);
+        assert_eq!(m[0].origin, Origin::Exception, "{m:?}");
+        assert_eq!(m[0].location.as_ref().unwrap().line, 583);
+        assert_eq!(
+            m[0].text,
+            "\n****\n  Resource punkt not found.\n\n  >>> nltk.download('punkt')\n\n  Searched in:\n    - '/root/nltk_data'\n****"
+        );
+        assert_eq!(m.last().unwrap().text, "done");
+    }
 }

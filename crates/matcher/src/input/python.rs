@@ -118,11 +118,12 @@ fn located(path: &str, line: &str) -> Option<Location> {
 
 /// True when a line can only be Python's: a traceback's first line,
 /// pytest's `E   ` line, a `warnings` or logging line of Python's own
-/// formats, an exception line.
+/// formats, an exception line, a frame (`File "…", line N, in f`).
 pub fn marks_python(line: &str) -> bool {
     let p = patterns();
     let t = line.trim_end();
     is_traceback_start(t)
+        || p.frame.is_match(strip_margin(t))
         || t.starts_with("E   ")
         || p.warning.is_match(t)
         || p.log_basic.is_match(t)
@@ -324,7 +325,9 @@ pub fn frames_from(lines: &[&str], i: &mut usize, from: usize) -> Option<Excepti
     None
 }
 
-/// The exception at line `j` with its message's continuation lines.
+/// The exception at line `j` with its message's continuation lines: up
+/// to a blank line, or past it while the text goes on indented (a
+/// message of several paragraphs, as a banner or a list of places).
 fn finish(
     lines: &[&str],
     i: &mut usize,
@@ -336,14 +339,31 @@ fn finish(
 ) -> Exception {
     let mut text = msg;
     let mut k = j + 1;
-    while k < lines.len() {
-        let t = strip_margin(lines[k]).trim_end();
-        if t.trim().is_empty()
-            || is_chain_line(t)
+    let ends = |t: &str| {
+        is_chain_line(t)
             || is_traceback_start(t)
             || frame(t).is_some()
             || patterns().pytest_at.is_match(t.trim())
-        {
+    };
+    while k < lines.len() {
+        let t = strip_margin(lines[k]).trim_end();
+        if t.trim().is_empty() {
+            let next = lines[k..].iter().position(|l| !l.trim().is_empty());
+            let goes_on = next.is_some_and(|n| {
+                let t = strip_margin(lines[k + n]);
+                t.starts_with(char::is_whitespace) && !ends(t)
+            });
+            if !goes_on {
+                break;
+            }
+            let n = next.unwrap_or(0);
+            for _ in 0..n {
+                text.push('\n');
+            }
+            k += n;
+            continue;
+        }
+        if ends(t) {
             break;
         }
         text.push('\n');
@@ -477,8 +497,9 @@ pub struct PrintedLine {
     pub source: String,
 }
 
-/// Every frame (`File ".../site-packages/pkg/mod.py", line N, in f`) and
-/// warning (`pkg/mod.py:N: SomeWarning: …`) in a package's file that
+/// Every frame (`File ".../site-packages/pkg/mod.py", line N, in f`,
+/// pytest's `.../pkg/mod.py:N: in f`) and warning (`pkg/mod.py:N:
+/// SomeWarning: …`) in a package's file that
 /// prints its source line on the next, indented line: what the file held
 /// at line N in the version that ran. A path below an installed-packages
 /// folder is the package's; a relative path (a frozen app's frame, a
@@ -487,11 +508,18 @@ pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
     let cleaned = super::prefix::clean(text);
     let mut out = Vec::new();
     for (i, line) in cleaned.iter().enumerate() {
+        let p = patterns();
+        let t = strip_margin(line);
         let at = match frame(line) {
             Some(at) => at,
-            None => patterns()
+            None => p
                 .warning
-                .captures(strip_margin(line))
+                .captures(t)
+                .or_else(|| {
+                    p.pytest_at
+                        .captures(t.trim())
+                        .filter(|c| c.name("kind").is_none())
+                })
                 .and_then(|c| located(&c["path"], &c["line"])),
         };
         let Some(mut at) = at else {
@@ -711,7 +739,9 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
                     web_1  | lib/tool/version.py:351: DeprecationWarning: old classes\n\
                     web_1  |   other = Version(other)\n\
                     web_1  |   File \"main.py\", line 2, in <module>\n\
-                    web_1  |     go()\n";
+                    web_1  |     go()\n\
+                    web_1  | /venv/lib/python3.6/site-packages/_pytest/mark.py:324: in __getattr__\n\
+                    web_1  |     PytestUnknownMarkWarning,\n";
         let printed = printed_lines(text);
         let got: Vec<(&str, u32, &str)> = printed
             .iter()
@@ -729,6 +759,7 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
                 ("pkg/core.py", 40, "s = step(x)"),
                 ("pkg/step.py", 12, "raise ValueError(\"bad\")"),
                 ("lib/tool/version.py", 351, "other = Version(other)"),
+                ("_pytest/mark.py", 324, "PytestUnknownMarkWarning,"),
             ]
         );
     }
