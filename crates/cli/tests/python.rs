@@ -126,7 +126,8 @@ fn a_missing_version_or_bad_spec_fails_in_one_line() {
 }
 
 /// A real traceback of `idna` `version`: both versions raise from line
-/// 250 with the same text, and differ in the callers' lines.
+/// 250 with the same text, and differ in the callers' lines (what the
+/// printed source lines tell, wherever the package was installed).
 fn traceback_of(version: &str) -> String {
     let (encode, ulabel) = match version {
         "3.6" => (360, 297),
@@ -157,12 +158,20 @@ fn the_source_lines_a_traceback_prints_tell_the_version() {
         run_json(errdex(&db).args(["index", "--json", spec]));
     }
     for version in ["3.6", "3.7"] {
-        let v = explain(&db, &traceback_of(version));
-        let (repo, rev, path, line) = answer(&v);
-        assert_eq!(
-            (repo.as_str(), rev.as_str(), path.as_str(), line),
-            ("pypi:idna", version, "idna/core.py", 250),
-            "{v}"
+        // Installed, and copied into the program's own folder.
+        let installed = traceback_of(version);
+        let copied = installed.replace(
+            "/home/dev/.venv/lib/python3.11/site-packages/",
+            "/srv/app/libs/",
         );
+        for paste in [installed, copied] {
+            let v = explain(&db, &paste);
+            let (repo, rev, path, line) = answer(&v);
+            assert_eq!(
+                (repo.as_str(), rev.as_str(), path.as_str(), line),
+                ("pypi:idna", version, "idna/core.py", 250),
+                "{v}"
+            );
+        }
     }
 }

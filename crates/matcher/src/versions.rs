@@ -116,16 +116,20 @@ fn printed_versions(index: &Index, text: &str, files: &dyn SourceLines) -> Vec<(
     // repo → version → lines agreeing.
     let mut agree: HashMap<String, HashMap<String, usize>> = HashMap::new();
     for p in &printed[innermost..] {
-        let Some(path) = p.at.package.as_deref() else {
+        let mut at = p.at.clone();
+        if at.package.is_none() {
+            at.package = index.package_tail(&at);
+        }
+        let Some(path) = at.package.as_deref() else {
             continue;
         };
-        let repos: HashSet<String> = index.shipping(&p.at).into_iter().map(|(r, _)| r).collect();
+        let repos: HashSet<String> = index.shipping(&at).into_iter().map(|(r, _)| r).collect();
         for ((repo, revision), &id) in &index.snapshots {
             if !repos.contains(repo) {
                 continue;
             }
             let same = files
-                .line(id, path, p.at.line)
+                .line(id, path, at.line)
                 .is_some_and(|l| l.trim() == p.source);
             if same {
                 *agree

@@ -67,11 +67,29 @@ fn agree_on_versions(locals: &mut [Local]) {
 }
 
 impl Query<'_> {
+    /// Names the installed package's file a Python location or frame
+    /// outside an installed-packages folder is (see
+    /// [`Index::package_tail`]).
+    fn find_packages(&self, m: &mut input::Message) {
+        let locations = m
+            .location
+            .iter_mut()
+            .chain(m.frames.iter_mut().filter_map(|f| f.at.as_mut()));
+        for l in locations {
+            if let Some(tail) = self.package_tail(l) {
+                l.package = Some(tail);
+            }
+        }
+    }
+
     /// The answer to the paste `text`.
     pub(super) fn answer(&self, text: &str) -> Explanation {
         let mut messages = input::parse(text);
         let mut locals = Vec::with_capacity(messages.len());
         for (mi, m) in messages.iter_mut().enumerate() {
+            if matches!(m.origin, input::Origin::Exception | input::Origin::Cause) {
+                self.find_packages(m);
+            }
             m.std = stdtext::recognise(&m.text).or_else(|| {
                 // A panic located in code that is not indexed: the user's
                 // `expect` (without a location, it may be a crate's).

@@ -40,6 +40,9 @@ pub(super) fn after_context(v: &str) -> Option<&str> {
 /// the same file, to know which package ships it.
 const PACKAGE_SCAN: u32 = 200;
 
+/// Segments of a path's tail tried as a package's file, at most.
+const MAX_TAIL: usize = 4;
+
 impl Index {
     /// The published packages' (repo, version) that ship the installed
     /// file a location names: those with a site in that file within
@@ -66,6 +69,29 @@ impl Index {
             }
         }
         found
+    }
+
+    /// The file an installed package ships that a path outside any
+    /// installed-packages folder names (a package copied into the
+    /// program's `libs/`, a folder on `PYTHONPATH`): the shortest tail of
+    /// at least two segments that is an indexed package's file there.
+    pub(crate) fn package_tail(&self, loc: &Location) -> Option<String> {
+        if loc.package.is_some() || loc.registry.is_some() || !loc.path.ends_with(".py") {
+            return None;
+        }
+        let segs: Vec<&str> = loc
+            .path
+            .split(['/', '\\'])
+            .filter(|s| !s.is_empty())
+            .collect();
+        (2..=segs.len().min(MAX_TAIL)).find_map(|k| {
+            let tail = segs[segs.len() - k..].join("/");
+            let at = Location {
+                package: Some(tail.clone()),
+                ..loc.clone()
+            };
+            (!self.shipping(&at).is_empty()).then_some(tail)
+        })
     }
 }
 

@@ -454,13 +454,13 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
             } else {
                 Origin::Cause
             };
-            out.push(exception_message(e, origin, layer));
+            push_exception(out, e, origin, layer);
         }
         return true;
     }
     if line.starts_with("E ") || t == "E" {
         if let Some(e) = python::pytest_error(lines, i) {
-            out.push(exception_message(e, Origin::Exception, 0));
+            push_exception(out, e, Origin::Exception, 0);
             return true;
         }
     }
@@ -492,7 +492,7 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
                 location: None,
                 frames: Vec::new(),
             };
-            out.push(exception_message(e, Origin::Exception, 0));
+            push_exception(out, e, Origin::Exception, 0);
             *i = k;
             return true;
         }
@@ -513,17 +513,27 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
     false
 }
 
-/// A Python exception as a message: its text, where it was raised, its
-/// frames, and its type's module as the target that names the package.
-fn exception_message(e: python::Exception, origin: Origin, layer: u32) -> Message {
-    let mut m = Message::new(e.text, origin, layer);
+/// A Python exception as a message: its text (the string of an
+/// exception made with several arguments, which prints them as a tuple),
+/// where it was raised, its frames, and its type's module as the target
+/// that names the package. An exception that prints another's type and
+/// text (`(pymysql.err.OperationalError) (2003, "Can't connect…")`) has
+/// that one as a cause, a layer down.
+fn push_exception(out: &mut Vec<Message>, e: python::Exception, origin: Origin, layer: u32) {
+    let module = |kind: &str| kind.rsplit_once('.').map(|(m, _)| m.to_string());
+    let inner = python::wrapped(&e.text);
+    let text = python::args_message(&e.text).unwrap_or(e.text);
+    let mut m = Message::new(text, origin, layer);
     m.location = e.location;
     m.frames = e.frames.into_iter().map(Frame::at).collect();
-    m.target = e
-        .kind
-        .rsplit_once('.')
-        .map(|(module, _)| module.to_string());
-    m
+    m.target = module(&e.kind);
+    out.push(m);
+    if let Some((kind, text)) = inner {
+        let text = python::args_message(&text).unwrap_or(text);
+        let mut cause = Message::new(text, Origin::Cause, layer + 1);
+        cause.target = module(&kind);
+        out.push(cause);
+    }
 }
 
 /// Runs of at least [`MIN_PARAGRAPH`] bare lines, consecutive or apart by

@@ -487,11 +487,77 @@ pub fn logged(line: &str) -> Option<Logged> {
     None
 }
 
-/// A traceback frame or a warning in a package's file, with the source
-/// line printed under it.
+/// The message of an exception made with several arguments, which
+/// prints them as a tuple (`(2003, "Can't connect to …")`): its longest
+/// string. None unless the text is a tuple of literals with a string.
+pub fn args_message(text: &str) -> Option<String> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let mut strings: Vec<String> = Vec::new();
+    let mut chars = inner.chars().peekable();
+    let mut items = 0;
+    loop {
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        let Some(&c) = chars.peek() else {
+            break;
+        };
+        if c == '\'' || c == '"' {
+            chars.next();
+            let mut s = String::new();
+            loop {
+                match chars.next()? {
+                    '\\' => match chars.next()? {
+                        'n' => s.push('\n'),
+                        't' => s.push('\t'),
+                        o => s.push(o),
+                    },
+                    q if q == c => break,
+                    o => s.push(o),
+                }
+            }
+            strings.push(s);
+        } else {
+            let word: String = std::iter::from_fn(|| {
+                chars.next_if(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'))
+            })
+            .collect();
+            let literal =
+                word.parse::<f64>().is_ok() || matches!(word.as_str(), "None" | "True" | "False");
+            if !literal {
+                return None;
+            }
+        }
+        items += 1;
+        while chars.next_if(|c| c.is_whitespace()).is_some() {}
+        match chars.next() {
+            Some(',') => continue,
+            None => break,
+            Some(_) => return None,
+        }
+    }
+    (items >= 2 || inner.trim_end().ends_with(','))
+        .then(|| strings.into_iter().max_by_key(|s| s.chars().count()))
+        .flatten()
+}
+
+/// The type and first line of the text of an exception another one
+/// prints in parentheses before its own (`(sqlite3.OperationalError) no
+/// such table: t`): a wrapper's way of showing its cause.
+pub fn wrapped(text: &str) -> Option<(String, String)> {
+    let rest = text.strip_prefix('(')?;
+    let (kind, rest) = rest.split_once(") ")?;
+    let dotted = kind.contains('.')
+        && kind.split('.').all(|s| {
+            s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+    let first = rest.lines().next()?.trim();
+    (dotted && !first.is_empty()).then(|| (kind.to_string(), first.to_string()))
+}
+
+/// A traceback frame or a warning, with the source line printed under it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PrintedLine {
-    /// The location ([`Location::package`] is set).
+    /// The location ([`Location::package`] set where the path tells).
     pub at: Location,
     /// The source line printed under it, trimmed.
     pub source: String,
@@ -499,11 +565,11 @@ pub struct PrintedLine {
 
 /// Every frame (`File ".../site-packages/pkg/mod.py", line N, in f`,
 /// pytest's `.../pkg/mod.py:N: in f`) and warning (`pkg/mod.py:N:
-/// SomeWarning: …`) in a package's file that
-/// prints its source line on the next, indented line: what the file held
-/// at line N in the version that ran. A path below an installed-packages
-/// folder is the package's; a relative path (a frozen app's frame, a
-/// warning printed relative to its folder) may be one.
+/// SomeWarning: …`) that prints its source line on the next, indented
+/// line: what the file held at line N in the version that ran. A path
+/// below an installed-packages folder is the package's; a relative path
+/// (a frozen app's frame, a warning printed relative to its folder) may
+/// be one; another path's package is for the index to find.
 pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
     let cleaned = super::prefix::clean(text);
     let mut out = Vec::new();
@@ -529,9 +595,6 @@ pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
             .package
             .take()
             .or_else(|| relative_package_path(&at.path));
-        if at.package.is_none() {
-            continue;
-        }
         let Some(next) = cleaned.get(i + 1).map(|l| strip_margin(l)) else {
             continue;
         };
@@ -746,21 +809,46 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         let got: Vec<(&str, u32, &str)> = printed
             .iter()
             .map(|p| {
-                (
-                    p.at.package.as_deref().unwrap(),
-                    p.at.line,
-                    p.source.as_str(),
-                )
+                let file = p.at.package.as_deref().unwrap_or(&p.at.path);
+                (file, p.at.line, p.source.as_str())
             })
             .collect();
         assert_eq!(
             got,
             vec![
+                ("/app/main.py", 3, "run()"),
                 ("pkg/core.py", 40, "s = step(x)"),
                 ("pkg/step.py", 12, "raise ValueError(\"bad\")"),
                 ("lib/tool/version.py", 351, "other = Version(other)"),
+                ("main.py", 2, "go()"),
                 ("_pytest/mark.py", 324, "PytestUnknownMarkWarning,"),
             ]
         );
+    }
+
+    #[test]
+    fn several_arguments_and_a_wrapped_cause() {
+        let t = r#"(2003, "Can't connect to MySQL server on 'localhost' ([Errno 111] Connection refused)")"#;
+        assert_eq!(
+            args_message(t).as_deref(),
+            Some("Can't connect to MySQL server on 'localhost' ([Errno 111] Connection refused)")
+        );
+        assert_eq!(
+            args_message("('x', 'longer one', None, 1.5)").as_deref(),
+            Some("longer one")
+        );
+        assert_eq!(args_message("('alone',)").as_deref(), Some("alone"));
+        assert_eq!(args_message("(see the docs) for more"), None);
+        assert_eq!(args_message("(1, 2)"), None);
+        assert_eq!(args_message("(x, 'y')"), None);
+        let w = "(pymysql.err.OperationalError) (2003, \"Can't\")\n(Background on this error at: https://sqlalche.me/e/14/e3q8)";
+        assert_eq!(
+            wrapped(w),
+            Some((
+                "pymysql.err.OperationalError".to_string(),
+                "(2003, \"Can't\")".to_string()
+            ))
+        );
+        assert_eq!(wrapped("(see below) text"), None);
     }
 }
