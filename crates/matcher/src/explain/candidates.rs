@@ -496,10 +496,12 @@ impl Query<'_> {
 
     /// The published package (repo, version) that ships the installed
     /// file a location names (see [`Index::shipping`]); of several
-    /// versions, the one the paste names, else the newest.
+    /// versions, the one the paste names, else one with a site on that
+    /// very line, else the newest.
     fn package_of(&self, loc: &Location) -> Option<(String, String)> {
+        let p = loc.package.as_deref()?;
         let found = self.shipping(loc);
-        let named = found.iter().find(|(repo, revision)| {
+        let named = |(repo, revision): &(String, String)| {
             let id = self.snapshots.get(&(repo.clone(), revision.clone()));
             id.is_some_and(|&id| {
                 matches!(
@@ -507,11 +509,19 @@ impl Query<'_> {
                     Agreement::Named
                 )
             })
-        });
-        named.cloned().or_else(|| {
-            found
-                .into_iter()
-                .max_by(|a, b| crate::index::version_order(&a.1, &b.1).then_with(|| a.cmp(b)))
+        };
+        // A version with a site on the very line (a raise the frame shows).
+        let on_line = |(repo, revision): &(String, String)| {
+            self.sites_at(file_name(p), loc.line).iter().any(|&[e, s]| {
+                let e = &self.entry(e).error;
+                &e.repo == repo && &e.revision == revision && e.sites[s as usize].path == p
+            })
+        };
+        found.into_iter().max_by(|a, b| {
+            (named(a), on_line(a))
+                .cmp(&(named(b), on_line(b)))
+                .then_with(|| crate::index::version_order(&a.1, &b.1))
+                .then_with(|| a.cmp(b))
         })
     }
 
