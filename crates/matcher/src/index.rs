@@ -810,9 +810,13 @@ impl Index {
     }
 }
 
-/// Orders two version strings of any scheme (semver, PEP 440's `26.4`,
-/// `2.0.post1`): numeric parts compared as numbers, others as text.
+/// Orders two version strings of any scheme: by semver's rules where both
+/// are semver (a pre-release before its release), else (PEP 440's `26.4`,
+/// `2.0.post1`) numeric parts compared as numbers, others as text.
 pub(crate) fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    if let (Ok(x), Ok(y)) = (semver::Version::parse(a), semver::Version::parse(b)) {
+        return x.cmp(&y);
+    }
     let parts = |v: &str| -> Vec<(u64, String)> {
         v.split(|c: char| !c.is_ascii_alphanumeric())
             .map(|p| {
@@ -842,6 +846,16 @@ mod tests {
         let t = literal_template("match {x + 1} here");
         assert_eq!(t.pieces().len(), 1);
         assert!(is_std_shape("Some({0:?})") && is_std_shape("None") && !is_std_shape("Nothing"));
+    }
+
+    #[test]
+    fn versions_of_any_scheme_are_ordered() {
+        use std::cmp::Ordering::Less;
+        assert_eq!(version_order("4.1", "6.7"), Less);
+        assert_eq!(version_order("6.7", "6.10"), Less);
+        assert_eq!(version_order("1.0.0-alpha.1", "1.0.0"), Less);
+        assert_eq!(version_order("0.9.9", "0.10.0"), Less);
+        assert_eq!(version_order("2.0", "2.0.post1"), Less);
     }
 
     #[test]

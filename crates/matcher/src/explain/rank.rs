@@ -516,11 +516,11 @@ impl Query<'_> {
         // place (a stable order).
         // Of one crate's versions printing the text alike, the newest; a
         // total order to the end (never the hash map's).
-        let mut scored: Vec<(f64, u32, Option<semver::Version>, Place, Target, Features)> = cands
+        let mut scored: Vec<(f64, u32, &str, Place, Target, Features)> = cands
             .into_iter()
             .map(|(t, c)| {
                 let dependents = self.dependents_of(self.repo_of(t));
-                let version = semver::Version::parse(self.version_of(t).1).ok();
+                let version = self.version_of(t).1;
                 (c.rank_value(), dependents, version, self.place(t), t, c)
             })
             .collect();
@@ -529,7 +529,7 @@ impl Query<'_> {
                 .then(b.1.cmp(&a.1))
                 .then_with(|| {
                     if a.3 .0 == b.3 .0 {
-                        b.2.cmp(&a.2)
+                        crate::index::version_order(b.2, a.2)
                     } else {
                         std::cmp::Ordering::Equal
                     }
