@@ -100,18 +100,25 @@ impl Db {
     }
 
     /// The packages of a lock file as the catalogue names them: `crate:NAME`
-    /// at its version, a git package at its commit, a workspace member at
-    /// its folder's content.
+    /// or `pypi:NAME` at its version, a git package at its commit, a
+    /// workspace member at its folder's content.
     pub fn locked_versions(&self, lock: &Path) -> Result<Locked> {
         use errdex_extract::Extractor;
         use errdex_source::lock::{git_repo_slug, member_folders, packages, LockedSource};
         let locked = packages(lock).map_err(AppError::input)?;
-        let members = member_folders(lock).unwrap_or_default();
+        let members = match errdex_source::lock::python_format(lock) {
+            None => member_folders(lock).unwrap_or_default(),
+            Some(_) => Default::default(),
+        };
         let wanted = |f: &str| errdex_extract::RustExtractor.handles(f);
         let pairs: Vec<(String, String)> = locked
             .into_iter()
             .filter_map(|p| match &p.source {
                 LockedSource::Registry { .. } => Some((format!("crate:{}", p.name), p.version)),
+                LockedSource::Pypi { .. } => {
+                    Some((errdex_source::pypi::repo_name(&p.name), p.version))
+                }
+                LockedSource::Unpinned => None,
                 LockedSource::Git { url, commit } => {
                     Some((git_repo_slug(url, &p.name), commit.clone()?))
                 }

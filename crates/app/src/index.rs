@@ -100,7 +100,8 @@ impl LockSummary {
 /// A package of a lock file that could not be had.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unavailable {
-    /// `name@version`.
+    /// `name@version` (a requirement that pins nothing as written, a
+    /// local project by its name or folder).
     pub package: String,
     /// Where the lock file says it comes from: `registry`, `path`, the git
     /// repository's URL, or the source as written.
@@ -109,7 +110,9 @@ pub struct Unavailable {
     /// `yanked_not_cached`, `registry_unreachable`, `fetch_failed`,
     /// `unreadable_archive`, `git_without_clone`,
     /// `git_revision_not_in_clone`, `git_unreadable`, `unreadable_folder`,
-    /// `path_outside_workspace`, `unknown_source`.
+    /// `path_outside_workspace`, `local_project` (a Python lock's own
+    /// project or a folder: index it as a folder), `not_pinned` (a
+    /// requirement without `==VERSION`), `unknown_source`.
     pub reason: &'static str,
     /// What happened, in one line.
     pub detail: String,
@@ -126,10 +129,17 @@ impl Unavailable {
             LockedSource::Registry { .. } => "registry".to_string(),
             LockedSource::Git { url, .. } => url.clone(),
             LockedSource::Path => "path".to_string(),
+            LockedSource::Pypi { .. } => "pypi".to_string(),
+            LockedSource::Unpinned => "unpinned".to_string(),
             LockedSource::Other(s) => s.clone(),
         };
+        let package = match &p.source {
+            LockedSource::Unpinned => format!("{}{}", p.name, p.version),
+            _ if p.version.is_empty() => p.name.clone(),
+            _ => format!("{}@{}", p.name, p.version),
+        };
         Unavailable {
-            package: format!("{}@{}", p.name, p.version),
+            package,
             source,
             reason,
             detail: detail.to_string(),
@@ -140,7 +150,7 @@ impl Unavailable {
     fn registry(p: &errdex_source::lock::LockedPackage, e: &errdex_source::SourceError) -> Self {
         use errdex_source::SourceError as E;
         let reason = match e {
-            E::UnknownCrate(_) | E::NoSuchVersion(_) => "not_in_registry",
+            E::UnknownCrate(_) | E::UnknownPackage(_) | E::NoSuchVersion(_) => "not_in_registry",
             E::Checksum(_) => "checksum_mismatch",
             E::YankedNotCached(_) => "yanked_not_cached",
             E::Unreachable(_) => "registry_unreachable",
@@ -417,7 +427,8 @@ fn index_lock(
     let mut todo = Vec::new();
     let mut local = Vec::new();
     let mut already = 0;
-    let members = if locked.iter().any(|p| p.source == LockedSource::Path) {
+    let python = errdex_source::lock::python_format(path).is_some();
+    let members = if !python && locked.iter().any(|p| p.source == LockedSource::Path) {
         member_folders(path).ok()
     } else {
         None
@@ -428,9 +439,29 @@ fn index_lock(
                 if catalog.has_snapshot(&format!("crate:{}", p.name), &p.version)? {
                     already += 1;
                 } else {
-                    todo.push((p, checksum.clone()));
+                    todo.push((p, Fetch::Crate(checksum.clone())));
                 }
             }
+            LockedSource::Pypi { hashes } => {
+                if catalog.has_snapshot(&errdex_source::pypi::repo_name(&p.name), &p.version)? {
+                    already += 1;
+                } else {
+                    todo.push((p, Fetch::Pypi(hashes.clone())));
+                }
+            }
+            LockedSource::Unpinned => unavailable.push(Unavailable::new(
+                p,
+                "not_pinned",
+                format!(
+                    "`{}{}` pins no version (write NAME==VERSION)",
+                    p.name, p.version
+                ),
+            )),
+            LockedSource::Path if python => unavailable.push(Unavailable::new(
+                p,
+                "local_project",
+                "the project's own folder or a local one: index it as a folder",
+            )),
             LockedSource::Path => {
                 match members
                     .as_ref()
@@ -466,7 +497,7 @@ fn index_lock(
             )),
         }
     }
-    if !todo.is_empty() {
+    if todo.iter().any(|(_, f)| matches!(f, Fetch::Crate(_))) {
         errdex_source::prefetch_lock(path);
     }
     progress.event(Event::Packages {
@@ -498,6 +529,14 @@ fn index_lock(
     })
 }
 
+/// How a lock file's published package is had.
+enum Fetch {
+    /// From the crate registry, with the archive's checksum.
+    Crate(String),
+    /// From the Python package index, with the hashes its files may have.
+    Pypi(Vec<String>),
+}
+
 /// Indexes a lock file's registry packages (by checksum) and local ones,
 /// each stored as it is read; returns the labels of those indexed and how
 /// many were indexed before, and adds those that could not be read to
@@ -505,7 +544,7 @@ fn index_lock(
 fn index_packages(
     catalog: &mut Catalog,
     extractor: &Languages,
-    todo: Vec<(&errdex_source::lock::LockedPackage, String)>,
+    todo: Vec<(&errdex_source::lock::LockedPackage, Fetch)>,
     local: Vec<(&errdex_source::lock::LockedPackage, Local)>,
     opts: &IndexOptions,
     unavailable: &mut Vec<Unavailable>,
@@ -515,9 +554,22 @@ fn index_packages(
     let mut indexed = Vec::new();
     let mut already = 0;
     let wanted = |f: &str| extractor.handles(f);
-    for (p, checksum) in todo {
+    for (p, fetch) in todo {
         progress.event(Event::Package(&format!("{}@{}", p.name, p.version)));
-        match errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted) {
+        let loaded = match fetch {
+            Fetch::Crate(checksum) => {
+                errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
+            }
+            Fetch::Pypi(hashes) => {
+                let spec = errdex_source::PypiSpec {
+                    name: p.name.clone(),
+                    version: Some(p.version.clone()),
+                    hashes,
+                };
+                errdex_source::load(&SourceSpec::Pypi(spec), &wanted)
+            }
+        };
+        match loaded {
             Ok(mut snapshot) => {
                 extract_and_store(
                     catalog,

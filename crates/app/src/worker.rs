@@ -135,7 +135,7 @@ pub fn enqueue(db: &Location, work: &Work, max_attempts: u32) -> Result<EnqueueS
     Ok(summary)
 }
 
-/// A source as jobs: a lock file's registry packages one by one, a folder
+/// A source as jobs: a lock file's published packages one by one, a folder
 /// or git directory by its absolute path, anything else as given.
 fn expand(
     source: &str,
@@ -152,6 +152,11 @@ fn expand(
                     LockedSource::Registry { .. } => {
                         out.push(format!("crate:{}@{}", p.name, p.version))
                     }
+                    // (The lock's hashes stay behind: pip checks the index's.)
+                    LockedSource::Pypi { .. } => {
+                        out.push(format!("pypi:{}=={}", p.name, p.version))
+                    }
+                    LockedSource::Unpinned => *skipped.entry("not_pinned").or_insert(0) += 1,
                     LockedSource::Path => *skipped.entry("path").or_insert(0) += 1,
                     LockedSource::Git { .. } => *skipped.entry("git").or_insert(0) += 1,
                     LockedSource::Other(_) => *skipped.entry("unknown_source").or_insert(0) += 1,

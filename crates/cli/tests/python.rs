@@ -175,3 +175,88 @@ fn the_source_lines_a_traceback_prints_tell_the_version() {
         }
     }
 }
+
+#[test]
+fn python_lock_files_index_what_can_be_had_and_name_the_rest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("locks.db");
+    // pip-compile's output: a pin with its files' real hashes, a range,
+    // the project itself.
+    let requirements = tmp.path().join("requirements.txt");
+    std::fs::write(
+        &requirements,
+        "# via pip-compile\n\
+         idna==3.6 \\\n    \
+         --hash=sha256:9ecdbbd083b06798ae1e86adcbfe8ab1479cf864e4ee30fe4e46a003d12491ca \\\n    \
+         --hash=sha256:c05567e9c24a6b9faaa835c4821bad0590fbb9d5779e7caa6e1cc4978e7eb24f\n\
+         requests>=2\n\
+         -e .\n",
+    )
+    .unwrap();
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(format!("lock:{}", requirements.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "partial");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["indexed"], serde_json::json!(["idna@3.6"]), "{v}");
+    assert_eq!(v["skipped"]["not_pinned"], 1, "{v}");
+    assert_eq!(v["skipped"]["local_project"], 1, "{v}");
+
+    // A poetry.lock whose hash is not the file's, and a package the index
+    // does not have: each named with its reason, nothing indexed.
+    let poetry = tmp.path().join("poetry.lock");
+    std::fs::write(
+        &poetry,
+        r#"[[package]]
+name = "idna"
+version = "3.7"
+files = [
+    {file = "idna-3.7-py3-none-any.whl", hash = "sha256:000000000000000000000000000000000000000000000000000000000000beef"},
+]
+
+[[package]]
+name = "no-such-package-errdex-test"
+version = "1.0.0"
+files = []
+"#,
+    )
+    .unwrap();
+    let out = errdex(&db)
+        .args(["index", "--json"])
+        .arg(format!("lock:{}", poetry.display()))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["skipped"]["checksum_mismatch"], 1, "{v}");
+    assert_eq!(v["skipped"]["not_in_registry"], 1, "{v}");
+
+    // A uv.lock of idna 3.7 (no hashes: the index's are checked); then
+    // explain for the requirements file's versions answers with 3.6.
+    let uv = tmp.path().join("uv.lock");
+    std::fs::write(
+        &uv,
+        "version = 1\n\n[[package]]\nname = \"idna\"\nversion = \"3.7\"\nsource = { registry = \"https://pypi.org/simple\" }\n",
+    )
+    .unwrap();
+    let v = run_json(
+        errdex(&db)
+            .args(["index", "--json"])
+            .arg(format!("lock:{}", uv.display())),
+    );
+    assert_eq!(v["indexed"], serde_json::json!(["idna@3.7"]), "{v}");
+    let line =
+        "idna.core.InvalidCodepoint: Codepoint U+0020 at position 3 of 'my site' not allowed\n";
+    for (lock, version) in [(&requirements, "3.6"), (&uv, "3.7")] {
+        let v = run_json(
+            errdex(&db)
+                .args(["explain", "--json", "--lock"])
+                .arg(lock)
+                .arg("-")
+                .write_stdin(line.as_bytes().to_vec()),
+        );
+        assert_eq!(answer(&v).1, version, "{v}");
+    }
+}

@@ -1,7 +1,13 @@
-//! A `Cargo.lock`: every package at its exact version, by source.
+//! A lock file: every package at its exact version, by source. A
+//! `Cargo.lock`, or a Python one (`requirements.txt`, `poetry.lock`,
+//! `uv.lock`), told apart by the file's name.
+
+mod python;
 
 use crate::SourceError;
 use std::path::Path;
+
+pub use python::Format as PythonFormat;
 
 /// Where a locked package comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +26,16 @@ pub enum LockedSource {
     },
     /// A path dependency or the workspace's own members.
     Path,
+    /// A release of the Python package index (or the index pip's
+    /// configuration names), with the hashes of its files the lock
+    /// records (`sha256:…`; empty when it records none).
+    Pypi {
+        /// `ALGORITHM:HEX` of each file of the release.
+        hashes: Vec<String>,
+    },
+    /// A requirement that pins no version (`Django>=4.2`); the package's
+    /// version holds the specifier as written.
+    Unpinned,
     /// Something else (an unknown source kind).
     Other(String),
 }
@@ -80,6 +96,12 @@ pub fn same_repository(a: &str, b: &str) -> bool {
     norm(a) == norm(b)
 }
 
+/// The Python lock format of a lock file, by its name; None for a
+/// `Cargo.lock`.
+pub fn python_format(path: &Path) -> Option<PythonFormat> {
+    PythonFormat::of(&path.file_name()?.to_string_lossy())
+}
+
 /// Reads a lock file's packages.
 pub fn packages(path: &Path) -> Result<Vec<LockedPackage>, SourceError> {
     let bytes = crate::read_regular(path, crate::MAX_LOCK_BYTES).map_err(|e| {
@@ -88,10 +110,20 @@ pub fn packages(path: &Path) -> Result<Vec<LockedPackage>, SourceError> {
             std::io::Error::other(e.to_string()),
         )
     })?;
-    let text = String::from_utf8(bytes)
-        .map_err(|_| SourceError::Archive(format!("{} is not a Cargo.lock", path.display())))?;
-    parse(&text)
-        .ok_or_else(|| SourceError::Archive(format!("{} is not a Cargo.lock", path.display())))
+    let format = python_format(path);
+    let what = match format {
+        Some(PythonFormat::Requirements) => "a requirements file",
+        Some(PythonFormat::Poetry) => "a poetry.lock",
+        Some(PythonFormat::Uv) => "a uv.lock",
+        None => "a Cargo.lock",
+    };
+    let not = || SourceError::Archive(format!("{} is not {what}", path.display()));
+    let text = String::from_utf8(bytes).map_err(|_| not())?;
+    match format {
+        Some(f) => f.parse(&text),
+        None => parse(&text),
+    }
+    .ok_or_else(not)
 }
 
 pub(crate) fn parse(text: &str) -> Option<Vec<LockedPackage>> {

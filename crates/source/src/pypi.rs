@@ -51,6 +51,9 @@ pub struct PypiSpec {
     pub name: String,
     /// The exact version; the newest when absent.
     pub version: Option<String>,
+    /// Hashes the file must have one of (`sha256:…`, as a lock file
+    /// records them); pip checks them when there are some.
+    pub hashes: Vec<String>,
 }
 
 impl PypiSpec {
@@ -78,6 +81,7 @@ impl PypiSpec {
         Ok(PypiSpec {
             name: name.to_string(),
             version: version.map(str::to_string),
+            hashes: Vec::new(),
         })
     }
 
@@ -130,9 +134,35 @@ pub fn load(spec: &PypiSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, 
     Err(failure(spec, first_failure.as_deref().unwrap_or("")))
 }
 
-/// Runs `pip download --no-deps` with `args`; `Some(stderr)` when it failed.
+/// Runs `pip download --no-deps` with `args`; `Some(stderr)` when it
+/// failed. With hashes, the requirement goes through a requirements file
+/// (pip reads `--hash` only there) and pip checks the file against them.
 fn pip_download(spec: &PypiSpec, dir: &Path, args: &[&str]) -> Result<Option<String>, SourceError> {
     let python = std::env::var_os("ERRDEX_PYTHON").unwrap_or_else(|| "python3".into());
+    let hashes: Vec<&String> = spec
+        .hashes
+        .iter()
+        .filter(|h| {
+            h.split_once(':').is_some_and(|(alg, hex)| {
+                alg.chars().all(|c| c.is_ascii_alphanumeric())
+                    && !hex.is_empty()
+                    && hex.chars().all(|c| c.is_ascii_hexdigit())
+            })
+        })
+        .collect();
+    let listed = tempfile::tempdir().map_err(|e| SourceError::Io("temporary folder".into(), e))?;
+    let requirement: Vec<std::ffi::OsString> = if hashes.is_empty() {
+        vec![spec.requirement().into()]
+    } else {
+        let file = listed.path().join("requirements.txt");
+        let mut line = spec.requirement();
+        for h in hashes {
+            line.push_str(&format!(" --hash={h}"));
+        }
+        std::fs::write(&file, line + "\n")
+            .map_err(|e| SourceError::Io(file.display().to_string(), e))?;
+        vec!["-r".into(), file.into_os_string()]
+    };
     let out = Command::new(&python)
         .args([
             "-m",
@@ -146,7 +176,7 @@ fn pip_download(spec: &PypiSpec, dir: &Path, args: &[&str]) -> Result<Option<Str
         .args(args)
         .arg("-d")
         .arg(dir)
-        .arg(spec.requirement())
+        .args(requirement)
         .env("PIP_NO_COLOR", "1")
         .output()
         .map_err(|e| {

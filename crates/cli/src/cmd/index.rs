@@ -127,7 +127,7 @@ fn print_lock(o: &mut String, s: &LockSummary) {
     let skips: Vec<String> = s.skipped.iter().map(|(k, n)| format!("{k} {n}")).collect();
     let _ = writeln!(
         o,
-        "indexed {}: {} packages, {} crates indexed, {} already indexed{}{} in {:.2}s",
+        "indexed {}: {} packages, {} indexed, {} already indexed{}{} in {:.2}s",
         s.lock,
         s.packages,
         s.indexed.len(),
