@@ -37,6 +37,19 @@ pub fn parser() -> Parser {
     p
 }
 
+/// tree-sitter-python's own highlight query, compiled once (for the web
+/// page's excerpts).
+pub fn highlight_query() -> &'static tree_sitter::Query {
+    static Q: std::sync::OnceLock<tree_sitter::Query> = std::sync::OnceLock::new();
+    Q.get_or_init(|| {
+        tree_sitter::Query::new(
+            &tree_sitter_python::LANGUAGE.into(),
+            tree_sitter_python::HIGHLIGHTS_QUERY,
+        )
+        .expect("tree-sitter-python's highlight query compiles")
+    })
+}
+
 impl Extractor for PythonExtractor {
     fn language(&self) -> &'static str {
         "python"

@@ -1,8 +1,45 @@
-//! Rust excerpts highlighted with tree-sitter-rust's own highlight query,
-//! rendered as escaped HTML, one string per line.
+//! Excerpts highlighted with their grammar's own highlight query
+//! (tree-sitter-rust's, tree-sitter-python's), rendered as escaped HTML,
+//! one string per line.
 
-use errdex_syntax::highlight_query as query;
-use tree_sitter::{QueryCursor, StreamingIterator};
+use tree_sitter::{Parser, Query, QueryCursor, StreamingIterator};
+
+/// The grammars excerpts are highlighted with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Grammar {
+    /// Rust.
+    Rust,
+    /// Python.
+    Python,
+    /// Anything else: escaped, not highlighted.
+    Plain,
+}
+
+impl Grammar {
+    /// The grammar of a file by its name, else of the error's language
+    /// (`rust`, `python`).
+    pub fn of(path: &str, language: &str) -> Grammar {
+        let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+        match (ext, language) {
+            ("rs", _) => Grammar::Rust,
+            ("py" | "pyi" | "pyx", _) => Grammar::Python,
+            (_, "rust") => Grammar::Rust,
+            (_, "python") => Grammar::Python,
+            _ => Grammar::Plain,
+        }
+    }
+
+    fn parts(self) -> Option<(Parser, &'static Query)> {
+        match self {
+            Grammar::Rust => Some((errdex_syntax::parser(), errdex_syntax::highlight_query())),
+            Grammar::Python => Some((
+                errdex_lang_python::parser(),
+                errdex_lang_python::highlight_query(),
+            )),
+            Grammar::Plain => None,
+        }
+    }
+}
 
 /// Escapes text for HTML element content and attribute values.
 pub fn escape(s: &str) -> String {
@@ -22,10 +59,12 @@ pub fn escape(s: &str) -> String {
 
 /// The lines of `code`, each as HTML with `<span class="hl-…">` around
 /// keywords, strings, comments, functions, types, macros and the like.
-pub fn lines(code: &str) -> Vec<String> {
+pub fn lines(code: &str, grammar: Grammar) -> Vec<String> {
     let mut class: Vec<Option<u32>> = vec![None; code.len()];
-    if let Some(tree) = errdex_syntax::parse(&mut errdex_syntax::parser(), code) {
-        let q = query();
+    let parts = grammar.parts();
+    let names: &[&str] = parts.as_ref().map_or(&[], |(_, q)| q.capture_names());
+    let tree = parts.map(|(mut parser, q)| (errdex_syntax::parse(&mut parser, code), q));
+    if let Some((Some(tree), q)) = tree {
         let mut cursor = QueryCursor::new();
         let mut captures = cursor.captures(q, tree.root_node(), code.as_bytes());
         while let Some((m, i)) = captures.next() {
@@ -40,7 +79,6 @@ pub fn lines(code: &str) -> Vec<String> {
             }
         }
     }
-    let names = query().capture_names();
     let mut out = Vec::new();
     let mut line = String::new();
     let mut run = String::new();
@@ -84,7 +122,10 @@ mod tests {
 
     #[test]
     fn highlights_and_escapes() {
-        let l = lines("fn f() { panic!(\"<script>\") } // a < b\nlet x = 1;");
+        let l = lines(
+            "fn f() { panic!(\"<script>\") } // a < b\nlet x = 1;",
+            Grammar::Rust,
+        );
         assert_eq!(l.len(), 2);
         assert!(
             l[0].contains("<span class=\"hl-keyword\">fn</span>"),
@@ -94,5 +135,33 @@ mod tests {
         assert!(l[0].contains("&lt;script&gt;"), "{}", l[0]);
         assert!(!l[0].contains("<script>"));
         assert!(l[0].contains("hl-comment"), "{}", l[0]);
+    }
+
+    #[test]
+    fn python_by_its_grammar_and_plain_text_escaped() {
+        let g = Grammar::of("requests/models.py", "python");
+        assert_eq!(g, Grammar::Python);
+        let l = lines(
+            "def f(x):\n    raise ValueError(f\"<b>{x!r}</b>\")  # why\n",
+            g,
+        );
+        assert_eq!(l.len(), 2);
+        assert!(
+            l[0].contains("<span class=\"hl-keyword\">def</span>"),
+            "{}",
+            l[0]
+        );
+        assert!(l[1].contains("hl-keyword\">raise</span>"), "{}", l[1]);
+        assert!(l[1].contains("hl-string"), "{}", l[1]);
+        assert!(l[1].contains("hl-comment"), "{}", l[1]);
+        assert!(
+            l[1].contains("&lt;b&gt;") && !l[1].contains("<b>"),
+            "{}",
+            l[1]
+        );
+        // A Rust file in a Python snapshot is Rust; an unknown file plain.
+        assert_eq!(Grammar::of("src/lib.rs", "python"), Grammar::Rust);
+        let plain = lines("a <b> & c", Grammar::of("notes.txt", "go"));
+        assert_eq!(plain, vec!["a &lt;b&gt; &amp; c".to_string()]);
     }
 }

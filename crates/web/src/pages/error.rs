@@ -2,7 +2,7 @@
 //! paged.
 
 use super::{error_path, inline_code, percent_query, repo_path, PageError};
-use crate::highlight;
+use crate::highlight::{self, Grammar};
 use crate::state::State;
 use askama::Template;
 use errdex_analyze::{Author, FactKind, SectionName};
@@ -156,7 +156,10 @@ pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
                     facts: t.facts.clone(),
                 })
                 .collect(),
-            code: s.code.as_deref().map(highlight::lines),
+            code: s
+                .code
+                .as_deref()
+                .map(|c| highlight::lines(c, Grammar::of("", &e.language))),
         })
         .collect();
     let related = a
@@ -204,7 +207,10 @@ pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
         .join("\n");
     let excerpt = shown_excerpt
         .iter()
-        .zip(highlight::lines(&code))
+        .zip(highlight::lines(
+            &code,
+            Grammar::of(&site_path, &e.language),
+        ))
         .map(|(l, html)| LineView {
             number: l.line,
             html,
