@@ -86,6 +86,23 @@ fn real_outputs_find_the_raise_in_the_installed_package() {
 }
 
 #[test]
+fn the_web_page_shows_the_raise_highlighted_as_python() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = catalogue(tmp.path());
+    let id = common::id_of(&db, "pypi:idna", "Empty Label");
+    let server = common::server::Server::start(&db);
+    let mut r = ureq::get(&server.url(&format!("/errors/{id}")))
+        .call()
+        .unwrap();
+    let page = r.body_mut().read_to_string().unwrap();
+    assert!(page.contains("Thrown at idna/core.py:"), "{page}");
+    assert!(
+        page.contains("<span class=\"hl-keyword\">raise</span>"),
+        "{page}"
+    );
+}
+
+#[test]
 fn the_programs_own_exception_is_not_the_packages() {
     let tmp = tempfile::tempdir().unwrap();
     let db = catalogue(tmp.path());
