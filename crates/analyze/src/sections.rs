@@ -234,8 +234,12 @@ impl<'a> Writer<'a> {
                 &[g],
             ));
         }
+        // (A raised exception is caught, not returned: its facts say how.)
         if !self.kind.panics()
-            && !matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr)
+            && !matches!(
+                self.kind,
+                Kind::Display | Kind::DebugImpl | Kind::ErrorAttr | Kind::Raise
+            )
         {
             if let Some(n) = name {
                 out.push(say(

@@ -277,3 +277,81 @@ files = []
         assert_eq!(answer(&v).1, version, "{v}");
     }
 }
+
+#[test]
+fn a_python_errors_page_states_its_conditions_callers_and_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("shapes");
+    std::fs::create_dir_all(root.join("shapes")).unwrap();
+    std::fs::create_dir_all(root.join("tests")).unwrap();
+    std::fs::write(
+        root.join("shapes/core.py"),
+        "class ShapeError(ValueError):\n    \"\"\"A shape that cannot be drawn.\"\"\"\n\n\
+         def _check(sides):\n    if sides < 3:\n        raise ShapeError(f\"a polygon needs 3 sides, got {sides}\")\n    elif sides > 64:\n        raise ShapeError(\"too many sides\")\n\n\
+         def polygon(sides):\n    \"\"\"Draws a regular polygon.\"\"\"\n    _check(sides)\n    return sides\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("tests/test_core.py"),
+        "import pytest\nfrom shapes.core import polygon, ShapeError\n\n\
+         def test_too_few():\n    with pytest.raises(ShapeError, match=\"needs 3 sides\"):\n        polygon(2)\n\n\
+         def test_unrelated():\n    with pytest.raises(ShapeError, match=\"something else\"):\n        polygon(1)\n",
+    )
+    .unwrap();
+    let db = tmp.path().join("shapes.db");
+    run_json(errdex(&db).args(["index", "--json"]).arg(&root));
+    let id = common::id_of(&db, "shapes", "needs 3 sides");
+    run_json(errdex(&db).args(["analyze", "--json", &id]));
+    let v = run_json(errdex(&db).args(["show", "--json", &id]));
+    let facts: Vec<(String, String)> = v["analysis"]["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["kind"].as_str().unwrap().to_string(),
+                f["text"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let has = |kind: &str, text: &str| {
+        assert!(
+            facts.iter().any(|(k, t)| k == kind && t.contains(text)),
+            "no {kind} fact with {text:?}: {facts:#?}"
+        )
+    };
+    has("message", "raised as `ShapeError`");
+    has("item", "`shapes.core._check`: `def _check(sides)`");
+    has("guard", "It runs when `sides < 3` is true.");
+    has("caller", "`shapes.core.polygon` calls `_check`");
+    has(
+        "public_entry",
+        "The public function `shapes.core.polygon` reaches it",
+    );
+    has(
+        "test",
+        "`tests.test_core.test_too_few` expects `ShapeError`",
+    );
+    has(
+        "alternative",
+        "Catch `ShapeError` where your code calls `polygon`",
+    );
+    // The test whose pattern is another message's is not this one's.
+    assert!(
+        !facts.iter().any(|(_, t)| t.contains("test_unrelated")),
+        "{facts:#?}"
+    );
+    // The other raise runs when the first condition is false.
+    let id = common::id_of(&db, "shapes", "too many sides");
+    run_json(errdex(&db).args(["analyze", "--json", &id]));
+    let v = run_json(errdex(&db).args(["show", "--json", &id]));
+    let text = v["analysis"].to_string();
+    assert!(
+        text.contains("It runs when `sides > 64` is true."),
+        "{text}"
+    );
+    assert!(
+        text.contains("It runs when `sides < 3` is false."),
+        "{text}"
+    );
+}

@@ -10,6 +10,7 @@
 
 mod calls;
 mod classes;
+pub mod code;
 mod message;
 mod paths;
 pub mod strings;

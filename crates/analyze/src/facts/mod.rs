@@ -13,6 +13,7 @@ mod constructors;
 mod docs;
 mod evidence;
 mod mechanisms;
+mod python;
 mod receivers;
 mod related;
 mod surface;
@@ -68,12 +69,17 @@ pub struct Analyzer {
     fn_names: HashSet<String>,
     /// Every `const`/`static` item.
     consts: Vec<ConstDef>,
+    /// The snapshot's Python code, when it has some.
+    python: Option<errdex_lang_python::code::Code>,
 }
 
 impl Analyzer {
     /// Parses the snapshot's files; `errors` are the snapshot's errors
     /// (for related errors).
     pub fn new(snapshot: SnapshotRow, files: Vec<SourceFile>, errors: Vec<ErrorSummary>) -> Self {
+        let (py, files): (Vec<SourceFile>, Vec<SourceFile>) =
+            files.into_iter().partition(|f| f.path.ends_with(".py"));
+        let python = (!py.is_empty()).then(|| errdex_lang_python::code::Code::read(&py));
         let (parsed, symbols) = syntax::symbols(files);
         let files: HashMap<String, syntax::ParsedFile> = parsed
             .into_iter()
@@ -113,6 +119,7 @@ impl Analyzer {
             identifiers,
             fn_names,
             consts,
+            python,
         }
     }
 
@@ -170,6 +177,13 @@ impl Analyzer {
 
     /// The facts about `error` in this snapshot.
     pub fn facts(&self, error: &ErrorDetail) -> Vec<Fact> {
+        let in_python = error
+            .sites
+            .iter()
+            .any(|s| s.snapshot_id == self.snapshot.id && s.path.ends_with(".py"));
+        if let Some(code) = self.python.as_ref().filter(|_| in_python) {
+            return self.python_facts(code, error);
+        }
         let mut b = Builder::default();
         let mut sites: Vec<&SiteRow> = error
             .sites
