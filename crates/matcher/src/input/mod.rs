@@ -458,6 +458,14 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         }
         return true;
     }
+    if let Some(loc) = python::exception_location(line) {
+        out.push(Message {
+            location: Some(loc),
+            ..Message::new(String::new(), Origin::Location, 0)
+        });
+        *i += 1;
+        return true;
+    }
     if line.starts_with("E ") || t == "E" {
         if let Some(e) = python::pytest_error(lines, i) {
             push_exception(out, e, Origin::Exception, 0);
@@ -954,5 +962,20 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
             "\n****\n  Resource punkt not found.\n\n  >>> nltk.download('punkt')\n\n  Searched in:\n    - '/root/nltk_data'\n****"
         );
         assert_eq!(m.last().unwrap().text, "done");
+    }
+
+    #[test]
+    fn djangos_debug_page_names_the_place() {
+        let text = "OperationalError at /\nno such table: downloads\nRequest Method:\tGET\n\
+                    Django Version:\t1.8\nException Type:\tOperationalError\n\
+                    Exception Location:\t/usr/lib/python2.7/dist-packages/django/db/backends/sqlite3/base.py in execute, line 318\n";
+        let m = parse(text);
+        let located = m.iter().find(|m| m.origin == Origin::Location).unwrap();
+        let at = located.location.as_ref().unwrap();
+        assert_eq!(at.line, 318);
+        assert_eq!(
+            at.package.as_deref(),
+            Some("django/db/backends/sqlite3/base.py")
+        );
     }
 }

@@ -55,6 +55,7 @@ struct Patterns {
     log_flask: Regex,
     log_dashes: Regex,
     log_name_first: Regex,
+    django_location: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -84,6 +85,10 @@ fn patterns() -> &'static Patterns {
         .expect("valid regex"),
         log_dashes: Regex::new(
             r"^(?:(?P<name0>[\w.]+) - )?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: - (?P<name>[\w.]+))? - (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG) - (?P<msg>.*\S)\s*$",
+        )
+        .expect("valid regex"),
+        django_location: Regex::new(
+            r"^\s*Exception Location:\s+(?P<path>\S.*?\.py) in (?P<func>[\w<>.]+), line (?P<line>\d+)\s*$",
         )
         .expect("valid regex"),
         log_name_first: Regex::new(
@@ -116,6 +121,13 @@ fn located(path: &str, line: &str) -> Option<Location> {
     })
 }
 
+/// The place Django's debug page names (`Exception Location:	PATH in
+/// FUNC, line N`, under `Exception Value:`).
+pub fn exception_location(line: &str) -> Option<Location> {
+    let c = patterns().django_location.captures(line)?;
+    located(&c["path"], &c["line"])
+}
+
 /// True when a line can only be Python's: a traceback's first line,
 /// pytest's `E   ` line, a `warnings` or logging line of Python's own
 /// formats, an exception line, a frame (`File "…", line N, in f`).
@@ -124,6 +136,7 @@ pub fn marks_python(line: &str) -> bool {
     let t = line.trim_end();
     is_traceback_start(t)
         || p.frame.is_match(strip_margin(t))
+        || p.django_location.is_match(t)
         || t.starts_with("E   ")
         || p.warning.is_match(t)
         || p.log_basic.is_match(t)

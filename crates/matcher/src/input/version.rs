@@ -28,14 +28,15 @@ fn pattern() -> &'static Regex {
     })
 }
 
-/// A Python package's version as installs print it: a pin, or an
-/// installed folder's name (Python versions may have two parts).
+/// A Python package's version as installs and reports print it: a pin,
+/// an installed folder's name, a `NAME Version: X` line (Django's debug
+/// page); Python versions may have two parts.
 fn python_pattern() -> &'static Regex {
     static P: OnceLock<Regex> = OnceLock::new();
     P.get_or_init(|| {
         const VERSION: &str = r"\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)?";
         Regex::new(&format!(
-            r"\b(?P<pin>[A-Za-z][\w.-]*)==(?P<pinned>{VERSION})\b|\b(?P<name>[A-Za-z][\w.]*)-(?P<version>{VERSION})(?:-py\d+(?:\.\d+)?)?\.(?:egg|dist-info|egg-info)\b"
+            r"\b(?P<pin>[A-Za-z][\w.-]*)(?:==| [Vv]ersion:\s+)(?P<pinned>{VERSION})\b|\b(?P<name>[A-Za-z][\w.]*)-(?P<version>{VERSION})(?:-py\d+(?:\.\d+)?)?\.(?:egg|dist-info|egg-info)\b"
         ))
         .expect("valid regex")
     })
@@ -118,5 +119,6 @@ mod tests {
             "1.5.1"
         ));
         assert!(has("numpy==2.0.0rc1", "numpy", "2.0.0rc1"));
+        assert!(has("Django Version:\t1.8", "Django", "1.8"));
     }
 }
