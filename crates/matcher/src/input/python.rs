@@ -121,7 +121,7 @@ fn located(path: &str, line: &str) -> Option<Location> {
     })
 }
 
-/// The place Django's debug page names (`Exception Location:	PATH in
+/// The place Django's debug page names (`Exception Location: PATH in
 /// FUNC, line N`, under `Exception Value:`).
 pub fn exception_location(line: &str) -> Option<Location> {
     let c = patterns().django_location.captures(line)?;
