@@ -2,7 +2,8 @@
 //! before anything is recognised: ANSI colour codes (with their ESC byte,
 //! or without it as a web page keeps them: `[2m`), process managers' and
 //! log collectors' line prefixes (pm2 `2|hasher   | `, docker compose
-//! `web_1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
+//! `web_1  | ` with or without its timestamps, Docker Desktop's
+//! `2024-08-10 14:14:27 core-1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
 //! Android logcat, GitHub Actions' timestamps), a terminal UI's right
 //! border (`▐`) and the quotes around a paste quoted whole.
 
@@ -20,6 +21,10 @@ fn patterns() -> &'static Patterns {
         ansi: Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]|\[(?:\d{1,3}(?:;\d{1,3})*)?m")
             .expect("valid regex"),
         prefixes: [
+            // Docker Desktop's log view (`2024-08-10 14:14:27 core-1  | `).
+            r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Za-z][\w.-]{0,39}\s*\| ?",
+            // docker compose with `--timestamps` (`web-1  | 2024-…Z `).
+            r"^[A-Za-z][\w.-]{0,39}\s*\| \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
             // pm2 (`ID|NAME | `) and docker compose (`NAME  | `).
             r"^(?:\d+\|)?[A-Za-z][\w.-]{0,39}\s*\| ?",
             // journald / syslog.
@@ -99,6 +104,16 @@ mod tests {
         assert_eq!(clean(journal)[1], "stack backtrace:");
         let compose = "web_1  | Error: boom\nweb_1  | \nweb_1  | Caused by:";
         assert_eq!(clean(compose), vec!["Error: boom", "", "Caused by:"]);
+        let desktop = "2024-08-10 14:14:27 core-1  |   File \"a.py\", line 1, in f\n2024-08-10 14:14:27 core-1  | ValueError: x";
+        assert_eq!(
+            clean(desktop),
+            vec!["  File \"a.py\", line 1, in f", "ValueError: x"]
+        );
+        let stamped = "web-1  | 2024-08-10T14:14:27.123456789Z Traceback (most recent call last):\nweb-1  | 2024-08-10T14:14:27.123456789Z ValueError: x";
+        assert_eq!(
+            clean(stamped),
+            vec!["Traceback (most recent call last):", "ValueError: x"]
+        );
     }
 
     #[test]
