@@ -3,7 +3,8 @@
 //! compiles out, an exported macro as the public entry (at compile time
 //! in a `const` block), the doc of an operator's type, and `Display`
 //! arms written as a `match` of literals traced to where the variant is
-//! made.
+//! made, the docs of the public entries, and what users do that calls a
+//! serde `Deserializer` or a `Service`.
 
 mod common;
 
@@ -11,8 +12,11 @@ use common::{error_of, section, texts, written_crate};
 use errdex_analyze::{analyze, Analysis, FactKind, SectionName};
 
 const LIB: &str = r#"//! A crate written by the test.
+use serde::de;
 use std::fmt;
 use std::ops::Sub;
+use std::task::Poll;
+use tower_service::Service;
 
 pub struct Table {
     shift: usize,
@@ -134,6 +138,85 @@ impl std::error::Error for WireError {}
 pub fn read_any() -> Result<u8, WireError> {
     Err(WireError::Refused)
 }
+
+#[derive(Debug)]
+pub enum FormatError {
+    Undescribed,
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Undescribed => f.write_str("this format cannot describe its input"),
+        }
+    }
+}
+
+pub struct Reader;
+
+impl<'de> de::Deserializer<'de> for &mut Reader {
+    type Error = FormatError;
+    fn deserialize_any<V: de::Visitor<'de>>(self, _v: V) -> Result<V::Value, FormatError> {
+        Err(FormatError::Undescribed)
+    }
+}
+
+/// An arena.
+pub struct Arena {
+    used: usize,
+    limit: Option<usize>,
+}
+
+#[cold]
+fn out_of_room() -> ! {
+    panic!("the arena is out of room")
+}
+
+impl Arena {
+    /// Takes `n` bytes.
+    pub fn take(&mut self, n: usize) -> usize {
+        self.try_take(n).unwrap_or_else(|_| out_of_room())
+    }
+
+    /// Takes `n` bytes, or fails when the arena's limit is reached.
+    pub fn try_take(&mut self, n: usize) -> Result<usize, ()> {
+        if let Some(x) = self.fast(n) {
+            return Ok(x);
+        }
+        self.grow(n).ok_or(())
+    }
+
+    fn fast(&self, n: usize) -> Option<usize> {
+        if n == 0 {
+            Some(self.used)
+        } else {
+            None
+        }
+    }
+
+    fn grow(&mut self, n: usize) -> Option<usize> {
+        if self.limit.is_some_and(|l| self.used + n > l) {
+            None
+        } else {
+            self.used += n;
+            Some(self.used)
+        }
+    }
+}
+
+pub struct Limited {
+    permit: Option<u8>,
+}
+
+impl Service<u8> for Limited {
+    fn poll_ready(&mut self) -> Poll<Result<(), ()>> {
+        self.permit = Some(1);
+        Poll::Ready(Ok(()))
+    }
+    fn call(&mut self, r: u8) -> u8 {
+        self.permit.take().expect("called without a permit") + r
+    }
+}
 "#;
 
 fn page(a: &Analysis) -> String {
@@ -242,4 +325,77 @@ fn guards_along_the_path_to_the_public_fn_are_stated() {
     assert!(texts(&a, FactKind::PublicEntry)
         .iter()
         .any(|t| t.contains("`name`")));
+}
+
+#[test]
+fn a_public_entry_and_an_exported_macro_quote_their_docs() {
+    let a = analysed("an empty name is not allowed here");
+    let e = texts(&a, FactKind::PublicEntry);
+    assert!(
+        e.iter()
+            .any(|t| t.starts_with("The public fn `name` reaches it")
+                && t.ends_with("Its doc says: \"Makes a name.\"")),
+        "{e:?}"
+    );
+    let a = analysed("not a decimal digit");
+    let e = texts(&a, FactKind::PublicEntry);
+    assert!(
+        e.iter()
+            .any(|t| t.starts_with("The exported macro `digit!` reaches it")
+                && t.ends_with("Its doc says: \"Parses a digit at compile time.\"")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_deserializer_method_names_the_serde_uses_that_call_it() {
+    let a = analysed("this format cannot describe its input");
+    let e = texts(&a, FactKind::PublicEntry);
+    assert!(
+        e.iter().any(|t| t
+            .starts_with("`Deserializer::deserialize_any` for `&mut Reader` is reached by")
+            && t.contains("#[serde(untagged)]")
+            && t.contains("self-describing")),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_service_call_states_the_readiness_contract() {
+    let a = analysed("called without a permit");
+    let e = texts(&a, FactKind::PublicEntry);
+    assert!(
+        e.iter()
+            .any(|t| t.contains("calling a `Limited` through the `Service` trait")),
+        "{e:?}"
+    );
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(
+            |t| t.starts_with("`Limited` implements `Service` with `poll_ready`")
+                && t.contains("`ServiceExt::ready().await`")
+        ),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn a_fallible_call_a_caller_falls_back_from_is_traced_to_where_it_fails() {
+    let a = analysed("the arena is out of room");
+    let f = texts(&a, FactKind::Failure);
+    assert!(
+        f.iter()
+            .any(|t| t == "`Arena::try_take` passes on the failure of `Arena::grow`."),
+        "{f:?}"
+    );
+    assert!(
+        f.iter().any(|t| t.starts_with("`Arena::grow` gives `None` when `self.limit.is_some_and(|l| self.used + n > l)` is true")),
+        "{f:?}"
+    );
+    let d = texts(&a, FactKind::Doc);
+    assert!(
+        d.iter().any(|t| t == "The doc of `Arena::try_take`, whose failure leads here, says: \"Takes `n` bytes, or fails when the arena's limit is reached.\""),
+        "{d:?}"
+    );
+    assert!(section(&a, SectionName::When).contains("self.limit"));
 }

@@ -40,6 +40,7 @@ impl Analyzer {
         }
         let callers = self.callers_of(target);
         let mut listed = 0;
+        let mut traced = 0;
         for (ci, r) in callers
             .iter()
             .filter(|(_, r)| *r != Resolution::NameAmbiguous)
@@ -112,6 +113,11 @@ impl Analyzer {
                     .map(|tr| syntax::guards_at(tr, &pf.file.text, c.line, c.column))
                     .unwrap_or_default();
                 for g in guards.iter().take(3) {
+                    if let Guard::Fallback { value, .. } = g {
+                        if traced < MAX_TRACED {
+                            traced += self.fallback_failure_facts(b, value) as usize;
+                        }
+                    }
                     let when = guard_text(g);
                     b.push(
                         FactKind::Guard,
@@ -197,6 +203,27 @@ impl Analyzer {
             );
         }
         self.entry_facts(b, target);
+    }
+
+    /// For a caller that calls the target when `value` fails (the
+    /// closure of `.unwrap_or_else`/`.ok_or_else`), where that crate fn
+    /// fails; true when `value` was traced.
+    fn fallback_failure_facts(&self, b: &mut Builder, value: &str) -> bool {
+        if b.seen(&format!("fallback:{value}")) {
+            return false;
+        }
+        let mut sub = Builder::default();
+        self.receiver_facts(&mut sub, value, &b.facts);
+        for f in sub.facts {
+            let kind = match f.kind {
+                FactKind::Receiver => FactKind::Failure,
+                k => k,
+            };
+            if !b.seen(&f.text) {
+                b.push(kind, f.text, f.path.zip(f.line), None);
+            }
+        }
+        true
     }
 
     /// A wrapper impl whose method calls the same method on its inner type
@@ -303,6 +330,9 @@ impl Analyzer {
                         if is_operator(tr) {
                             self.operand_type_doc(b, ty);
                         }
+                        if tr == "Service" && tg.name == "call" {
+                            self.readiness_fact(b, ty);
+                        }
                     }
                 }
             }
@@ -364,9 +394,10 @@ impl Analyzer {
                             path.join(" → ")
                         ),
                         None => format!(
-                            "The public fn `{}` reaches it: {}.",
+                            "The public fn `{}` reaches it: {}.{}",
                             cf.qualified(),
-                            path.join(" → ")
+                            path.join(" → "),
+                            self.doc_summary(caller)
                         ),
                     };
                     b.push(
@@ -427,6 +458,32 @@ impl Analyzer {
             None,
         );
         true
+    }
+
+    /// For `Service::call` of a type whose `Service` impl also has
+    /// `poll_ready`: the readiness contract `call` relies on.
+    fn readiness_fact(&self, b: &mut Builder, ty: &str) {
+        let Some(ready) = self.by_name.get("poll_ready").and_then(|v| {
+            v.iter().copied().find(|&i| {
+                let f = &self.symbols.fns[i];
+                !f.is_test
+                    && matches!(&f.owner, Owner::Impl { ty: t, of_trait: Some(tr) } if t == ty && tr == "Service")
+            })
+        }) else {
+            return;
+        };
+        if b.seen(&format!("readiness:{ty}")) {
+            return;
+        }
+        let f = &self.symbols.fns[ready];
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{ty}` implements `Service` with `poll_ready`: its contract is that `call` comes only after `poll_ready` returned `Poll::Ready(Ok(()))`, once for each `call` (a `call` without it, a second `call` after one `poll_ready`, or `poll_ready` on one clone and `call` on another breaks it); `ServiceExt::ready().await`, `ServiceExt::oneshot` and `call_all` drive `poll_ready` before `call`."
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// For an arithmetic operator impl (`Sub::sub`, `MulAssign::mul_assign`)

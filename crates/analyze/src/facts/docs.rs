@@ -99,6 +99,13 @@ pub(super) fn quote(parts: &[&str]) -> Option<String> {
     })
 }
 
+/// ` Its doc says: "…"` with the first paragraph of a doc, or nothing.
+pub(super) fn summary(doc: Option<DocComment>) -> String {
+    doc.and_then(|d| d.paragraphs.first().and_then(|p| quote(&[p.as_str()])))
+        .map(|q| format!(" Its doc says: \"{q}\""))
+        .unwrap_or_default()
+}
+
 /// `[`x`][y]`, `[`x`](y)` and `[`x`]` → `` `x` ``; `2<sup>96</sup>` →
 /// `2^96`.
 fn plain_links(s: &str) -> String {
@@ -240,6 +247,43 @@ impl Analyzer {
             }
         }
         found
+    }
+
+    /// ` Its doc says: "…"` with the first paragraph of the doc of fn
+    /// `fi` (what a user calling a public entry reads), or nothing.
+    pub(super) fn doc_summary(&self, fi: usize) -> String {
+        summary(self.fn_doc(fi))
+    }
+
+    /// The doc of a crate fn whose failure leads to the site (its result
+    /// unwrapped, or fallen back from): what it promises and when it fails.
+    pub(super) fn callee_doc_fact(&self, b: &mut Builder, fi: usize) {
+        let Some(d) = self.fn_doc(fi) else { return };
+        let parts: Vec<&str> = d
+            .paragraphs
+            .iter()
+            .map(String::as_str)
+            .chain(
+                d.sections
+                    .iter()
+                    .filter(|(h, _)| !h.to_lowercase().starts_with("example"))
+                    .map(|(_, t)| t.as_str()),
+            )
+            .collect();
+        let Some(q) = quote(&parts) else { return };
+        let f = &self.symbols.fns[fi];
+        if b.seen(&format!("calleedoc:{fi}")) {
+            return;
+        }
+        b.push(
+            FactKind::Doc,
+            format!(
+                "The doc of `{}`, whose failure leads here, says: \"{q}\"",
+                f.qualified()
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// The doc of a method as the trait `tr` declares it (what implementors

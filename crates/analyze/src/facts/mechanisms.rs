@@ -56,6 +56,19 @@ pub(super) fn implicit_call(tr: &str, method: &str, ty: &str) -> Option<String> 
         "Serialize" => format!("serializing a `{ty}` (`to_string` of any serde format)"),
         "Future" => format!("`.await`ing a `{ty}`"),
         "Write" if method == "write_fmt" => format!("`write!` into a `{ty}`"),
+        // A serde data format: a derived `Deserialize` asks for these.
+        "Deserializer" if method == "deserialize_any" => format!(
+            "a `Deserialize` impl asking the `{ty}` to describe the input itself (`deserialize_any`): serde's derives do so for `#[serde(untagged)]` and internally tagged (`#[serde(tag = \"..\")]`) enums and `#[serde(flatten)]` fields, and types such as `serde_json::Value` always do; a format that is not self-describing cannot answer it, and serves externally tagged enums and concrete field types instead"
+        ),
+        "Deserializer" if method == "deserialize_identifier" => format!(
+            "a `Deserialize` impl asking the `{ty}` for a field or variant name (`deserialize_identifier`), as derived impls do when the input names its fields (a map, a self-describing format)"
+        ),
+        "Deserializer" if method == "deserialize_ignored_any" => format!(
+            "a `Deserialize` impl skipping a value it has no field for (`deserialize_ignored_any`): an unknown field or variant in the input"
+        ),
+        "Service" if method == "call" => {
+            format!("calling a `{ty}` through the `Service` trait (`Service::call`)")
+        }
         _ => return None,
     })
 }

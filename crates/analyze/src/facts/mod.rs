@@ -43,6 +43,8 @@ const MAX_HOPS: usize = 5;
 /// Guards stated along the paths from the public API (beyond the direct
 /// callers).
 const MAX_PATH_GUARDS: usize = 4;
+/// Fallible calls at the callers traced to where they fail.
+const MAX_TRACED: usize = 3;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
 /// Tests listed.

@@ -367,6 +367,9 @@ impl Analyzer {
                 }
             }
             self.failure_points(b, fi, field_access, 0);
+            if !field_access {
+                self.callee_doc_fact(b, fi);
+            }
             if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
                 b.push(
                     FactKind::Mechanism,
@@ -433,11 +436,27 @@ impl Analyzer {
             n += 1;
         }
         if n == 0 && depth < 2 {
-            // A fn that only passes on another crate fn's failure.
-            for c in self.calls_in_fn[fi]
+            // A fn that only passes on another crate fn's failure: a call
+            // whose failure it forwards (`?`, `.ok_or(..)`, `.map_err(..)`)
+            // first. A method of a field (`self.items.get(..)`) is the
+            // field type's, not a namesake here.
+            let forwards = |c: &Call| {
+                lines.get(c.line as usize - 1).is_some_and(|l| {
+                    let after = l.get(c.column as usize..).unwrap_or("");
+                    after.contains(")?") || [".ok_or", ".map_err"].iter().any(|m| after.contains(m))
+                })
+            };
+            let mut calls: Vec<&Call> = self.calls_in_fn[fi]
                 .iter()
                 .map(|&ci| &self.symbols.calls[ci])
-            {
+                .filter(|c| {
+                    !c.receiver
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("self."))
+                })
+                .collect();
+            calls.sort_by_key(|c| !forwards(c));
+            for c in calls {
                 let next = self.namesakes(&c.name).into_iter().find(|&i| {
                     i != fi && {
                         let r = &self.symbols.fns[i].signature;
