@@ -204,8 +204,63 @@ impl Arena {
     }
 }
 
+const MAX_SCALE: u32 = 28;
+
+pub enum Outcome {
+    Done(u32),
+    Overflow,
+}
+
+fn shrink(v: u64) -> Option<u32> {
+    u32::try_from(v / 10).ok()
+}
+
+fn finish(v: u64, scale: u32) -> Outcome {
+    if v > u32::MAX as u64 || scale > MAX_SCALE {
+        if let Some(r) = shrink(v) {
+            Outcome::Done(r)
+        } else {
+            return Outcome::Overflow;
+        }
+    } else {
+        Outcome::Done(v as u32)
+    }
+}
+
+fn mul_parts(a: u32, b: u32) -> Outcome {
+    if a == 0 {
+        return Outcome::Done(0);
+    }
+    finish(a as u64 * b as u64, 0)
+}
+
+/// A wide number.
+pub struct Wide(pub u32);
+
+impl std::ops::Mul for Wide {
+    type Output = Wide;
+    fn mul(self, other: Wide) -> Wide {
+        match mul_parts(self.0, other.0) {
+            Outcome::Done(v) => Wide(v),
+            _ => panic!("multiplication overflowed in Wide"),
+        }
+    }
+}
+
 pub struct Limited {
     permit: Option<u8>,
+}
+
+impl Limited {
+    /// A service with room for `n` calls.
+    pub fn with_permits(n: u8) -> Self {
+        Self { permit: Some(n) }
+    }
+
+    /// The permit held.
+    pub fn permit(&self) -> Option<u8> {
+        self.permit
+    }
 }
 
 impl Service<u8> for Limited {
@@ -377,6 +432,12 @@ fn a_service_call_states_the_readiness_contract() {
         ),
         "{m:?}"
     );
+    // Its associated fns returning `Self` make one; its methods do not.
+    assert!(
+        m.iter()
+            .any(|t| t == "A `Limited` is created by `Limited::with_permits(..)`."),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -398,4 +459,20 @@ fn a_fallible_call_a_caller_falls_back_from_is_traced_to_where_it_fails() {
         "{d:?}"
     );
     assert!(section(&a, SectionName::When).contains("self.limit"));
+}
+
+#[test]
+fn a_match_on_a_crate_fns_result_is_traced_to_the_variants_its_arm_takes() {
+    let a = analysed("multiplication overflowed in Wide");
+    let f = texts(&a, FactKind::Failure);
+    assert!(
+        f.iter()
+            .any(|t| t == "`mul_parts` passes on the failure of `finish`."),
+        "{f:?}"
+    );
+    assert!(
+        f.iter().any(|t| t == "`finish` gives `return Outcome::Overflow` when `shrink(v)` does not match `Some(r)` (the `else` of `if let`), and `v > u32::MAX as u64 || scale > MAX_SCALE` is true."),
+        "{f:?}"
+    );
+    assert!(!f.iter().any(|t| t.contains("Outcome::Done")), "{f:?}");
 }

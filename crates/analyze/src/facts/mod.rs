@@ -259,6 +259,15 @@ impl Analyzer {
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text, here.clone(), None);
                 }
+                if let Guard::Arm {
+                    pattern,
+                    value,
+                    earlier,
+                    ..
+                } = &g
+                {
+                    self.arm_failure_facts(b, value, pattern, earlier);
+                }
             }
         }
         let parts = pf
