@@ -247,6 +247,65 @@ impl std::ops::Mul for Wide {
     }
 }
 
+/// A value made on first use.
+pub struct OnFirst<F> {
+    init: Option<F>,
+    value: Option<u32>,
+}
+
+impl<F: FnOnce() -> u32> OnFirst<F> {
+    /// Makes the value once.
+    pub fn get(&mut self) -> u32 {
+        if let Some(v) = self.value {
+            return v;
+        }
+        let v = match self.init.take() {
+            Some(f) => f(),
+            None => panic!("the value was never made"),
+        };
+        self.value = Some(v);
+        v
+    }
+}
+
+/// What to do with a missing value.
+#[derive(Default)]
+pub enum Missing {
+    /// Missing values print as nothing.
+    ///
+    /// * **lookups on them:** fail
+    #[default]
+    Quiet,
+    /// Like `Quiet`, but lookups on missing values give missing values.
+    Chained,
+    /// Every use of a missing value fails.
+    Loud,
+}
+
+#[derive(Debug)]
+pub struct MissingError;
+
+impl fmt::Display for MissingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a missing value was used")
+    }
+}
+
+impl Missing {
+    fn check(&self, missing: bool) -> Result<(), MissingError> {
+        if missing && !matches!(self, Missing::Chained) {
+            return Err(MissingError);
+        }
+        Ok(())
+    }
+}
+
+/// Looks `key` up.
+pub fn lookup(mode: &Missing, key: Option<u32>) -> Result<u32, MissingError> {
+    mode.check(key.is_none())?;
+    Ok(key.unwrap_or(0))
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -475,4 +534,27 @@ fn a_match_on_a_crate_fns_result_is_traced_to_the_variants_its_arm_takes() {
         "{f:?}"
     );
     assert!(!f.iter().any(|t| t.contains("Outcome::Done")), "{f:?}");
+}
+
+#[test]
+fn a_none_arm_of_a_taken_callable_follows_an_earlier_panic() {
+    let a = analysed("the value was never made");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(|t| t
+            .starts_with("`self.init.take()` empties `self.init` before the taken `f` runs")
+            && t.contains("earlier panic")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn an_enum_deciding_on_the_path_lists_its_variants_as_a_setting() {
+    let a = analysed("a missing value was used");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(|t| t.starts_with("`Missing::check` decides by the value of the enum `Missing`, a setting")
+            && t.contains("`Missing::Quiet` (the default): \"Missing values print as nothing.\"; `Missing::Chained`: \"Like `Quiet`, but lookups on missing values give missing values.\"; `Missing::Loud`")),
+        "{:#?}", a.facts
+    );
 }

@@ -342,6 +342,9 @@ impl Analyzer {
         // the public fns further up are how users reach it too.
         let public_target =
             t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+        if let Owner::Impl { ty, of_trait: None } = &t.owner {
+            self.setting_enum_fact(b, ty, t);
+        }
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
         let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
@@ -372,6 +375,9 @@ impl Analyzer {
                 // the condition under which each step calls the next.
                 if hops > 0 && path_guards < MAX_PATH_GUARDS {
                     path_guards += self.path_guard_fact(b, ci, cf, &self.symbols.fns[f]) as usize;
+                }
+                if let Owner::Impl { ty, of_trait: None } = &cf.owner {
+                    self.setting_enum_fact(b, ty, cf);
                 }
                 let mut chain = chain.clone();
                 chain.push(cf.qualified());
@@ -458,6 +464,53 @@ impl Analyzer {
             None,
         );
         true
+    }
+
+    /// For a method of an enum on the path that decides by the enum's
+    /// value (`match self`, `matches!(self, ..)`): the enum is a setting,
+    /// and its variants' docs say what each value does.
+    fn setting_enum_fact(&self, b: &mut Builder, ty: &str, method: &FnDef) {
+        let body: String = method.text.split_whitespace().collect();
+        let decides = [
+            "matchself",
+            "match*self",
+            "match(self,",
+            "matches!(self,",
+            "matches!(*self,",
+            "*self==",
+        ]
+        .iter()
+        .any(|p| body.contains(p));
+        if !decides || b.seen(&format!("setting:{ty}")) {
+            return;
+        }
+        let Some((path, line, variants)) = self.enum_variants(ty) else {
+            return;
+        };
+        if variants.len() < 2 {
+            return;
+        }
+        let listed: Vec<String> = variants
+            .iter()
+            .take(8)
+            .map(|v| {
+                let default = if v.is_default { " (the default)" } else { "" };
+                match &v.doc {
+                    Some(d) => format!("`{ty}::{}`{default}: \"{d}\"", v.name),
+                    None => format!("`{ty}::{}`{default}", v.name),
+                }
+            })
+            .collect();
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{}` decides by the value of the enum `{ty}`, a setting: whether it fails depends on which variant is in use. {}.",
+                method.qualified(),
+                listed.join("; ")
+            ),
+            Some((path, line)),
+            None,
+        );
     }
 
     /// For `Service::call` of a type whose `Service` impl also has

@@ -96,6 +96,54 @@ pub(super) fn module_of_path(path: &str) -> Option<String> {
 }
 
 impl Analyzer {
+    /// For a site in the `None` arm of `match x.take()` whose `Some(f)`
+    /// arm calls `f`: `take()` empties `x` before `f` runs, so a panic in
+    /// `f` leaves it empty and every later call fails here.
+    pub(super) fn taken_callable_fact(
+        &self,
+        b: &mut Builder,
+        fi: usize,
+        guard: &Guard,
+        at: (String, u32),
+    ) {
+        let Guard::Arm { pattern, value, .. } = guard else {
+            return;
+        };
+        let Some(field) = value.strip_suffix(".take()") else {
+            return;
+        };
+        if pattern != "None" {
+            return;
+        }
+        // The `Some(f) => f(..)` arm of the same `match`.
+        let body: String = self.symbols.fns[fi].text.split_whitespace().collect();
+        let compact: String = value.split_whitespace().collect();
+        let Some(start) = body.find(&format!("match{compact}{{")) else {
+            return;
+        };
+        let arms: String = body[start..].chars().take(300).collect();
+        let called = arms.split("Some(").skip(1).find_map(|r| {
+            let (name, rest) = r.split_once(")=>")?;
+            let rest = rest.trim_start_matches('{');
+            (!name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && rest.starts_with(&format!("{name}(")))
+            .then(|| name.to_string())
+        });
+        let Some(f) = called else { return };
+        if b.seen(&format!("taken:{value}")) {
+            return;
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{value}` empties `{field}` before the taken `{f}` runs (`Some({f}) => {f}(..)`): if `{f}` panics, nothing puts it back, so every later call finds `None` and fails here. This error follows an earlier panic in `{f}` (the first panic, caught with `catch_unwind`, or raised in another thread or an earlier test of the same process); look for that first panic."
+            ),
+            Some(at),
+            None,
+        );
+    }
+
     /// How the site works: the thrower's attributes and `cfg` gates, the
     /// macro it is written in, `debug_assert!`, compile-time evaluation,
     /// a trait's default method and who overrides it, serde's `custom`.

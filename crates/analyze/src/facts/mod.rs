@@ -268,6 +268,9 @@ impl Analyzer {
                 {
                     self.arm_failure_facts(b, value, pattern, earlier);
                 }
+                if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                    self.taken_callable_fact(b, fi, &g, (s.path.clone(), s.line));
+                }
             }
         }
         let parts = pf
