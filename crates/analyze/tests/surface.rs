@@ -306,6 +306,35 @@ pub fn lookup(mode: &Missing, key: Option<u32>) -> Result<u32, MissingError> {
     Ok(key.unwrap_or(0))
 }
 
+#[derive(Debug)]
+pub enum ParseErrorKind {
+    Syntax,
+    Gap,
+}
+
+impl ParseErrorKind {
+    fn describe(&self) -> &'static str {
+        match self {
+            ParseErrorKind::Syntax => "the text has a syntax mistake",
+            ParseErrorKind::Gap => "a part of the text is missing",
+        }
+    }
+}
+
+impl fmt::Display for ParseErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// Parses the text.
+pub fn parse_text(t: &str) -> Result<(), ParseErrorKind> {
+    if t.is_empty() {
+        return Err(ParseErrorKind::Gap);
+    }
+    Ok(())
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -555,6 +584,11 @@ fn an_enum_deciding_on_the_path_lists_its_variants_as_a_setting() {
     assert!(
         m.iter().any(|t| t.starts_with("`Missing::check` decides by the value of the enum `Missing`, a setting")
             && t.contains("`Missing::Quiet` (the default): \"Missing values print as nothing.\"; `Missing::Chained`: \"Like `Quiet`, but lookups on missing values give missing values.\"; `Missing::Loud`")),
-        "{:#?}", a.facts
+        "{m:?}"
     );
+    // An enum without a default value (an error kind its `Display`
+    // describes by a `match self`) is no setting.
+    let a = analysed("a part of the text is missing");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(!m.iter().any(|t| t.contains("a setting")), "{m:?}");
 }

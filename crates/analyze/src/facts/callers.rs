@@ -466,9 +466,10 @@ impl Analyzer {
         true
     }
 
-    /// For a method of an enum on the path that decides by the enum's
-    /// value (`match self`, `matches!(self, ..)`): the enum is a setting,
-    /// and its variants' docs say what each value does.
+    /// For a method of an enum with a default value on the path that
+    /// decides by the enum's value (`match self`, `matches!(self, ..)`):
+    /// the enum is a setting, and its variants' docs say what each value
+    /// does.
     fn setting_enum_fact(&self, b: &mut Builder, ty: &str, method: &FnDef) {
         let body: String = method.text.split_whitespace().collect();
         let decides = [
@@ -487,7 +488,15 @@ impl Analyzer {
         let Some((path, line, variants)) = self.enum_variants(ty) else {
             return;
         };
-        if variants.len() < 2 {
+        // A setting has a default value: a `#[default]` variant or an
+        // `impl Default` (an error kind has none).
+        let has_default = variants.iter().any(|v| v.is_default)
+            || self.by_name.get("default").is_some_and(|v| {
+                v.iter().any(|&i| {
+                    matches!(&self.symbols.fns[i].owner, Owner::Impl { ty: t, of_trait: Some(tr) } if t == ty && tr == "Default")
+                })
+            });
+        if variants.len() < 2 || !has_default {
             return;
         }
         let listed: Vec<String> = variants

@@ -64,7 +64,7 @@ pub(super) fn implicit_call(tr: &str, method: &str, ty: &str) -> Option<String> 
             "a `Deserialize` impl asking the `{ty}` for a field or variant name (`deserialize_identifier`), as derived impls do when the input names its fields (a map, a self-describing format)"
         ),
         "Deserializer" if method == "deserialize_ignored_any" => format!(
-            "a `Deserialize` impl skipping a value it has no field for (`deserialize_ignored_any`): an unknown field or variant in the input"
+            "a `Deserialize` impl skipping, in a `{ty}`, a value it has no field for (`deserialize_ignored_any`): an unknown field or variant in the input"
         ),
         "Service" if method == "call" => {
             format!("calling a `{ty}` through the `Service` trait (`Service::call`)")
