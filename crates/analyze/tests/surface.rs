@@ -335,6 +335,52 @@ pub fn parse_text(t: &str) -> Result<(), ParseErrorKind> {
     Ok(())
 }
 
+/// Values under keys.
+pub struct Store {
+    slots: Vec<Option<u32>>,
+    next: usize,
+}
+
+impl Store {
+    /// Stores `v` under a new key.
+    pub fn insert(&mut self, v: u32) -> usize {
+        let key = self.next;
+        if key == self.slots.len() {
+            self.slots.push(Some(v));
+        } else {
+            self.slots[key] = Some(v);
+        }
+        self.next = self.slots.len();
+        key
+    }
+
+    /// Removes the value under `key`, if there is one.
+    pub fn try_remove(&mut self, key: usize) -> Option<u32> {
+        let v = self.slots.get_mut(key)?.take()?;
+        self.next = key;
+        Some(v)
+    }
+
+    /// Removes the value under `key`.
+    pub fn remove(&mut self, key: usize) -> u32 {
+        self.try_remove(key).expect("no value under this key")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    #[should_panic(expected = "no value under this key")]
+    fn double_remove_panics() {
+        let mut s = Store { slots: Vec::new(), next: 0 };
+        let k = s.insert(1);
+        s.remove(k);
+        s.remove(k);
+    }
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -591,4 +637,22 @@ fn an_enum_deciding_on_the_path_lists_its_variants_as_a_setting() {
     let a = analysed("a part of the text is missing");
     let m = texts(&a, FactKind::Mechanism);
     assert!(!m.iter().any(|t| t.contains("a setting")), "{m:?}");
+}
+
+#[test]
+fn a_freed_key_handed_out_again_is_stale_and_a_tests_name_reads_as_words() {
+    let a = analysed("no value under this key");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(|t| t.starts_with("`Store::try_remove` stores the `key` it frees in `self.next`, which `Store::insert` read")
+            && t.contains("stale")),
+        "{m:?}"
+    );
+    let t = texts(&a, FactKind::Test);
+    assert!(
+        t.iter().any(|t| t.starts_with(
+            "The repository's test `double_remove_panics` (\"double remove panics\") triggers it"
+        )),
+        "{t:?}"
+    );
 }

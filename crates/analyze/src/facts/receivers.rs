@@ -445,6 +445,7 @@ impl Analyzer {
             self.failure_points(b, fi, field_access, 0, &Failing::ErrOrNone);
             if !field_access {
                 self.callee_doc_fact(b, fi);
+                self.freed_key_fact(b, fi);
             }
             if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
                 b.push(
@@ -643,6 +644,72 @@ impl Analyzer {
                     } else {
                         ""
                     }
+                ),
+                Some((f.path.clone(), f.lines.0)),
+                None,
+            );
+        }
+    }
+
+    /// For a method that stores a key-like parameter in a field of its
+    /// type (`self.next = key`) that public methods returning such a key
+    /// read (`insert` returning `self.next`): a freed key is handed out
+    /// again, so a key kept after its removal is stale.
+    pub(super) fn freed_key_fact(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let body: String = f.text.split_whitespace().collect();
+        let params = f.signature.split_once('(').map_or("", |(_, p)| p);
+        let params = params.split(')').next().unwrap_or("");
+        for p in params.split(',') {
+            let Some((name, pty)) = p.split_once(':') else {
+                continue;
+            };
+            let name = name.trim().trim_start_matches("mut ");
+            let pty = pty.trim();
+            let key_like = ["usize", "u32", "u64"].contains(&pty)
+                || ["Key", "Id", "Index"].iter().any(|k| pty.ends_with(k));
+            if !key_like {
+                continue;
+            }
+            let Some(field) = body.split(&format!("={name};")).next().and_then(|before| {
+                let (_, field) = before.rsplit_once("self.")?;
+                (!field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .then(|| field.to_string())
+            }) else {
+                continue;
+            };
+            if !body.contains(&format!("self.{field}={name};")) {
+                continue;
+            }
+            let readers: Vec<String> = self
+                .symbols
+                .fns
+                .iter()
+                .filter(|g| {
+                    !g.is_test
+                        && g.is_pub
+                        && g.name != f.name
+                        && matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty)
+                        && g.signature
+                            .rsplit_once("->")
+                            .is_some_and(|(_, r)| r.trim() == pty)
+                        && mentions(&g.text, &format!("self.{field}"))
+                })
+                .take(4)
+                .map(|g| format!("`{}`", g.qualified()))
+                .collect();
+            if readers.is_empty() || b.seen(&format!("freedkey:{ty}:{field}")) {
+                continue;
+            }
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{}` stores the `{name}` it frees in `self.{field}`, which {} read to hand out a new `{pty}`: a freed `{name}` is reused by the next insertion, so a `{name}` kept after its removal is stale and may name another value (or none).",
+                    f.qualified(),
+                    readers.join(", ")
                 ),
                 Some((f.path.clone(), f.lines.0)),
                 None,
