@@ -381,6 +381,63 @@ mod tests {
     }
 }
 
+thread_local!(static INSIDE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+
+#[derive(Debug)]
+pub struct Reentered;
+
+fn mark() -> Result<(), Reentered> {
+    INSIDE.with(|c| {
+        if c.get() {
+            Err(Reentered)
+        } else {
+            c.set(true);
+            Ok(())
+        }
+    })
+}
+
+/// Runs `f` as the only runner of this thread.
+pub fn run_alone(f: impl FnOnce()) {
+    mark().expect("a runner is already running here");
+    f();
+}
+
+#[derive(Debug)]
+pub struct NullCell;
+
+impl fmt::Display for NullCell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a null cell for a type without null")
+    }
+}
+
+impl std::error::Error for NullCell {}
+
+pub trait FromCell: Sized {
+    fn from_cell(v: u32) -> Result<Self, NullCell>;
+
+    fn from_maybe(v: Option<u32>) -> Result<Self, NullCell> {
+        match v {
+            Some(v) => Self::from_cell(v),
+            None => Err(NullCell),
+        }
+    }
+}
+
+impl<T: FromCell> FromCell for Option<T> {
+    fn from_cell(v: u32) -> Result<Self, NullCell> {
+        T::from_cell(v).map(Some)
+    }
+
+    fn from_maybe(v: Option<u32>) -> Result<Self, NullCell> {
+        match v {
+            Some(v) => T::from_cell(v).map(Some),
+            None => Ok(None),
+        }
+    }
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -654,5 +711,28 @@ fn a_freed_key_handed_out_again_is_stale_and_a_tests_name_reads_as_words() {
             "The repository's test `double_remove_panics` (\"double remove panics\") triggers it"
         )),
         "{t:?}"
+    );
+}
+
+#[test]
+fn a_check_on_thread_local_state_concerns_the_calling_thread_only() {
+    let a = analysed("a runner is already running here");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(|t| t.starts_with(
+            "`mark` reads the thread-local `INSIDE` (declared with `thread_local!`, src/lib.rs:"
+        ) && t.contains("`std::thread::spawn`")),
+        "{m:?}"
+    );
+}
+
+#[test]
+fn an_error_made_in_a_default_method_names_the_impls_that_override_it() {
+    let a = analysed("a null cell for a type without null");
+    let c = texts(&a, FactKind::Constructor);
+    assert!(
+        c.iter().any(|t| t.starts_with("`NullCell` is constructed in `FromCell::from_maybe`, the default method of the trait `FromCell`")
+            && t.contains("(in this crate the impls for `Option<T>` override it)")),
+        "{c:?}"
     );
 }

@@ -411,10 +411,41 @@ impl Analyzer {
     pub(super) fn default_method_note(&self, fi: usize) -> String {
         let f = &self.symbols.fns[fi];
         match &f.owner {
-            Owner::TraitDefault(t) => format!(
-                ", the default method of the trait `{t}`: every implementor that does not override `{}` runs it",
-                f.name
-            ),
+            Owner::TraitDefault(t) => {
+                // The impls that override it, by their self type as
+                // written (`Option<T>`).
+                let mut over: Vec<String> = Vec::new();
+                for g in &self.symbols.fns {
+                    let overrides = !g.is_test
+                        && g.name == f.name
+                        && matches!(&g.owner, Owner::Impl { of_trait: Some(x), .. } if x == t);
+                    if let Some(ty) = g
+                        .impl_self
+                        .as_ref()
+                        .filter(|ty| overrides && !ty.contains('$'))
+                    {
+                        if !over.contains(ty) {
+                            over.push(ty.clone());
+                        }
+                    }
+                }
+                let over = if over.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (in this crate the impls for {} override it)",
+                        over.iter()
+                            .take(6)
+                            .map(|t| format!("`{t}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                format!(
+                    ", the default method of the trait `{t}`: every implementor that does not override `{}` runs it{over}",
+                    f.name
+                )
+            }
             _ => String::new(),
         }
     }

@@ -447,6 +447,7 @@ impl Analyzer {
                 self.callee_doc_fact(b, fi);
                 self.freed_key_fact(b, fi);
             }
+            self.thread_local_fact(b, fi);
             if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
                 b.push(
                     FactKind::Mechanism,
@@ -649,6 +650,72 @@ impl Analyzer {
                 None,
             );
         }
+    }
+
+    /// For a fn whose check reads a `thread_local!` static
+    /// (`ENTERED.with(..)`): the state is per thread.
+    pub(super) fn thread_local_fact(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Some((name, path, line)) = self
+            .thread_locals()
+            .into_iter()
+            .find(|(n, _, _)| f.text.contains(&format!("{n}.with(")))
+        else {
+            return;
+        };
+        if b.seen(&format!("threadlocal:{name}")) {
+            return;
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{}` reads the thread-local `{name}` (declared with `thread_local!`, {path}:{line}): that state is per thread, so the check concerns only the calling thread; code running on another thread (`std::thread::spawn`) starts from that thread's own value.",
+                f.qualified()
+            ),
+            Some((path, line)),
+            None,
+        );
+    }
+
+    /// The statics declared in `thread_local!` blocks: name, file, line.
+    fn thread_locals(&self) -> Vec<(String, String, u32)> {
+        let mut out = Vec::new();
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            let text = &self.files[p].file.text;
+            for (i, _) in text.match_indices("thread_local!") {
+                // The block: up to its closing delimiter at depth zero.
+                let mut depth = 0;
+                let mut end = text.len();
+                for (j, c) in text[i..].char_indices() {
+                    match c {
+                        '(' | '{' | '[' => depth += 1,
+                        ')' | '}' | ']' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                end = i + j;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                let block = &text[i..end];
+                for (k, _) in block.match_indices("static ") {
+                    let name: String = block[k + 7..]
+                        .trim_start()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if !name.is_empty() {
+                        let line = text[..i + k].matches('\n').count() as u32 + 1;
+                        out.push((name, p.clone(), line));
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// For a method that stores a key-like parameter in a field of its
