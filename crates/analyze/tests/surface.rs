@@ -736,3 +736,52 @@ fn an_error_made_in_a_default_method_names_the_impls_that_override_it() {
         "{c:?}"
     );
 }
+
+/// A crate whose calls go through module paths and fields.
+const PATHS: &str = r#"
+mod emulated {
+    pub(crate) fn make(s: &str) {
+        if s.is_empty() {
+            panic!("an empty name reached the emulated maker");
+        }
+    }
+}
+
+mod native {
+    pub(crate) fn make(s: &str) {
+        let _ = s;
+    }
+}
+
+/// Makes it the emulated way.
+pub fn emulate(s: &str) {
+    emulated::make(s)
+}
+
+/// Makes it the native way.
+pub fn native(s: &str) {
+    native::make(s)
+}
+"#;
+
+fn analysed_paths(template: &str) -> Analysis {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = written_crate(tmp.path(), "paths", &[("src/lib.rs", PATHS)]);
+    let e = error_of(&c, "paths", template);
+    analyze(&an, &e, an.facts(&e), None, "")
+}
+
+#[test]
+fn a_module_qualified_call_resolves_to_that_modules_fn() {
+    let a = analysed_paths("an empty name reached the emulated maker");
+    let c = texts(&a, FactKind::Caller);
+    assert!(
+        c.iter()
+            .any(|t| t == "`emulate` calls `emulated::make` (resolved by its path)."),
+        "{c:?}"
+    );
+    assert!(!c.iter().any(|t| t.contains("native")), "{c:?}");
+    assert!(texts(&a, FactKind::PublicEntry)
+        .iter()
+        .any(|t| t.starts_with("The public fn `emulate` reaches it")));
+}

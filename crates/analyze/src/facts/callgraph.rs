@@ -280,6 +280,54 @@ impl Analyzer {
     }
 
     /// How call `c` resolves to target `t`, if it can.
+    /// Whether fn `fi` is in the module `m`: its file is `m.rs` or
+    /// `m/mod.rs`, or it stands in an inline `mod m { .. }` of its file.
+    fn in_module(&self, fi: usize, m: &str) -> bool {
+        let f = &self.symbols.fns[fi];
+        if module_of_path(&f.path).as_deref() == Some(m) {
+            return true;
+        }
+        let Some(pf) = self.files.get(&f.path) else {
+            return false;
+        };
+        // The innermost inline `mod` whose braces hold the fn.
+        let mut open: Vec<(String, i32)> = Vec::new();
+        let mut depth = 0i32;
+        for (i, l) in pf.file.text.lines().enumerate() {
+            if i as u32 + 1 >= f.lines.0 {
+                return open.last().is_some_and(|(n, _)| n == m);
+            }
+            let code = l.split("//").next().unwrap_or("");
+            let t = code
+                .trim_start()
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some(rest) = t.strip_prefix("mod ") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if code.contains('{') {
+                    open.push((name, depth));
+                }
+            }
+            for c in code.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if open.last().is_some_and(|(_, d)| *d == depth) {
+                            open.pop();
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        false
+    }
+
     pub(super) fn resolve(&self, t: &Target, c: &Call) -> Option<Resolution> {
         if c.name != t.name {
             return None;
@@ -296,6 +344,18 @@ impl Analyzer {
         });
         let the_trait = t.of_trait.as_deref().or(t.default_of.as_deref());
         match &c.callee {
+            Callee::Path { qualifier: Some(q) }
+                if t.ty.is_none()
+                    && t.default_of.is_none()
+                    && q.starts_with(|c: char| c.is_ascii_lowercase()) =>
+            {
+                // A module path (`emulated::make`, `super::make`): the fn
+                // of that module.
+                if ["self", "super", "crate"].contains(&q.as_str()) {
+                    return Some(by_name(self.namesakes(&t.name).len()));
+                }
+                self.in_module(t.fi, q).then_some(Resolution::Exact)
+            }
             Callee::Path { qualifier: Some(q) } => {
                 if t.ty.as_deref() == Some(q.as_str())
                     || (q == "Self" && caller_ty.is_some() && caller_ty == t.ty.as_deref())
