@@ -753,6 +753,55 @@ mod native {
     }
 }
 
+macro_rules! panic_on_err {
+    ($e:expr) => {
+        match $e {
+            Ok(x) => x,
+            Err(err) => panic!("{err}"),
+        }
+    };
+}
+
+struct PathTable;
+
+impl PathTable {
+    fn route(&mut self, p: &str) -> Result<(), String> {
+        if p.starts_with(':') {
+            return Err("a path segment starts with a colon".to_string());
+        }
+        Ok(())
+    }
+}
+
+struct Other;
+
+impl Other {
+    fn route(&mut self, _p: &str) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// Routes requests.
+pub struct Router {
+    table: Box<PathTable>,
+    other: Other,
+}
+
+impl Router {
+    /// Adds a route.
+    #[track_caller]
+    pub fn route(mut self, p: &str) -> Self {
+        panic_on_err!(self.table.route(p));
+        self
+    }
+
+    /// Adds another route.
+    pub fn other(mut self, p: &str) -> Self {
+        panic_on_err!(self.other.route(p));
+        self
+    }
+}
+
 /// Makes it the emulated way.
 pub fn emulate(s: &str) {
     emulated::make(s)
@@ -784,4 +833,16 @@ fn a_module_qualified_call_resolves_to_that_modules_fn() {
     assert!(texts(&a, FactKind::PublicEntry)
         .iter()
         .any(|t| t.starts_with("The public fn `emulate` reaches it")));
+}
+
+#[test]
+fn a_method_call_on_a_field_resolves_through_the_fields_type() {
+    let a = analysed_paths("a path segment starts with a colon");
+    let c = texts(&a, FactKind::Caller);
+    assert!(
+        c.iter().any(|t| t == "`Router::route` calls `self.table.route` (resolved through the declared type of `self.table`)."),
+        "{c:?}"
+    );
+    assert!(!c.iter().any(|t| t.contains("Router::other")), "{c:?}");
+    assert!(!c.iter().any(|t| t.contains("more call(s)")), "{c:?}");
 }

@@ -67,7 +67,10 @@ impl Analyzer {
             };
             let how = match r {
                 Resolution::Exact if matches!(c.callee, Callee::Method { .. }) => {
-                    "resolved through the type of `self`".to_string()
+                    match c.receiver.as_deref().filter(|r| r.starts_with("self.")) {
+                        Some(field) => format!("resolved through the declared type of `{field}`"),
+                        None => "resolved through the type of `self`".to_string(),
+                    }
                 }
                 Resolution::Exact => "resolved by its path".to_string(),
                 Resolution::Bound => format!("resolved through the generic bound `{bound}`"),

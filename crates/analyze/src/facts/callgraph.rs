@@ -58,6 +58,85 @@ pub(super) fn last_segment_of(ty: &str) -> String {
     t.rsplit("::").next().unwrap_or(t).trim().to_string()
 }
 
+/// The fields of the structs declared in `text` with braces: `(struct,
+/// field, type)`, the type as the methods called on the field see it
+/// (`Box<Inner>`, `Arc<Inner>`, `&'a mut Inner` → `Inner`).
+pub(super) fn struct_fields(text: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    let mut depth = 0i32;
+    for l in text.lines() {
+        let code = l.split("//").next().unwrap_or("").trim();
+        if current.is_none() {
+            let t = code
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some(rest) = t.strip_prefix("struct ") {
+                if code.ends_with('{') {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    current = Some(name);
+                    depth = 1;
+                }
+            }
+            continue;
+        }
+        if depth == 1 {
+            let t = code
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some((field, ty)) = t.split_once(':') {
+                let field = field.trim();
+                if !field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    out.push((
+                        current.clone().unwrap_or_default(),
+                        field.to_string(),
+                        core_type(ty.trim().trim_end_matches(',')),
+                    ));
+                }
+            }
+        }
+        for c in code.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            current = None;
+        }
+    }
+    out
+}
+
+/// The type a method call sees through references and owning pointers:
+/// `&'a mut Box<Inner<T>>` → `Inner`.
+fn core_type(ty: &str) -> String {
+    let mut t = ty.trim();
+    loop {
+        let before = t;
+        t = t.trim_start_matches('&').trim_start();
+        if t.starts_with('\'') {
+            t = t.split_once(' ').map_or(t, |(_, r)| r).trim_start();
+        }
+        t = t.trim_start_matches("mut ").trim_start();
+        for w in ["Box<", "Arc<", "Rc<"] {
+            if let Some(inner) = t.strip_prefix(w).and_then(|i| i.strip_suffix('>')) {
+                t = inner.trim();
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    last_segment_of(t)
+}
+
 /// `$name` replaced by its value.
 pub(super) fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
     let mut out = s.to_string();
@@ -411,6 +490,17 @@ impl Analyzer {
                 }
                 if on_self && t.default_of.is_some() && caller_trait == t.default_of.as_deref() {
                     return Some(Resolution::Exact);
+                }
+                // `self.field.m(..)`: the method of the field's declared
+                // type, when that is a type of the crate.
+                if let (Some(field), Some(ct)) = (
+                    c.receiver.as_deref().and_then(|r| r.strip_prefix("self.")),
+                    caller_ty,
+                ) {
+                    let ft = self.field_types.get(&(ct.to_string(), field.to_string()));
+                    if let Some(ft) = ft.filter(|ft| self.impl_types.contains(*ft)) {
+                        return (t.ty.as_deref() == Some(ft.as_str())).then_some(Resolution::Exact);
+                    }
                 }
                 let names = self.namesakes(&t.name);
                 if names.len() <= 1 {

@@ -70,6 +70,10 @@ pub struct Analyzer {
     fn_names: HashSet<String>,
     /// Every `const`/`static` item.
     consts: Vec<ConstDef>,
+    /// The declared type of each struct field, by (struct, field).
+    field_types: HashMap<(String, String), String>,
+    /// The types with an `impl` block in the snapshot.
+    impl_types: HashSet<String>,
 }
 
 impl Analyzer {
@@ -93,9 +97,23 @@ impl Analyzer {
         }
         let fn_names = by_name.keys().cloned().collect();
         let mut consts = Vec::new();
+        let mut field_types = HashMap::new();
         for p in files.values() {
             consts.extend(const_defs(&p.file.path, &p.file.text));
+            if !errdex_syntax::is_test_or_example_path(&p.file.path) {
+                for (st, field, ty) in struct_fields(&p.file.text) {
+                    field_types.insert((st, field), ty);
+                }
+            }
         }
+        let impl_types = symbols
+            .fns
+            .iter()
+            .filter_map(|f| match &f.owner {
+                Owner::Impl { ty, .. } => Some(ty.clone()),
+                _ => None,
+            })
+            .collect();
         let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
         let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
         for (i, c) in symbols.calls.iter().enumerate() {
@@ -115,6 +133,8 @@ impl Analyzer {
             identifiers,
             fn_names,
             consts,
+            field_types,
+            impl_types,
         }
     }
 
