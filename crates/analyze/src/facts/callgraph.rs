@@ -137,6 +137,46 @@ fn core_type(ty: &str) -> String {
     last_segment_of(t)
 }
 
+/// The inline modules of a file (`mod m { .. }`): name, first and last
+/// line.
+pub(super) fn inline_mods(text: &str) -> Vec<(String, u32, u32)> {
+    let mut out = Vec::new();
+    let mut open: Vec<(String, u32, i32)> = Vec::new();
+    let mut depth = 0i32;
+    for (i, l) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        let code = l.split("//").next().unwrap_or("");
+        let t = code
+            .trim_start()
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub(super) ")
+            .trim_start_matches("pub ");
+        if let Some(rest) = t.strip_prefix("mod ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if code.contains('{') {
+                open.push((name, line, depth));
+            }
+        }
+        for c in code.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if open.last().is_some_and(|(_, _, d)| *d == depth) {
+                        let (name, start, _) = open.pop().unwrap_or_default();
+                        out.push((name, start, line));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// `$name` replaced by its value.
 pub(super) fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
     let mut out = s.to_string();
@@ -366,45 +406,14 @@ impl Analyzer {
         if module_of_path(&f.path).as_deref() == Some(m) {
             return true;
         }
-        let Some(pf) = self.files.get(&f.path) else {
-            return false;
-        };
-        // The innermost inline `mod` whose braces hold the fn.
-        let mut open: Vec<(String, i32)> = Vec::new();
-        let mut depth = 0i32;
-        for (i, l) in pf.file.text.lines().enumerate() {
-            if i as u32 + 1 >= f.lines.0 {
-                return open.last().is_some_and(|(n, _)| n == m);
-            }
-            let code = l.split("//").next().unwrap_or("");
-            let t = code
-                .trim_start()
-                .trim_start_matches("pub(crate) ")
-                .trim_start_matches("pub(super) ")
-                .trim_start_matches("pub ");
-            if let Some(rest) = t.strip_prefix("mod ") {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if code.contains('{') {
-                    open.push((name, depth));
-                }
-            }
-            for c in code.chars() {
-                match c {
-                    '{' => depth += 1,
-                    '}' => {
-                        depth -= 1;
-                        if open.last().is_some_and(|(_, d)| *d == depth) {
-                            open.pop();
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        false
+        // The innermost inline `mod` holding the fn.
+        self.inline_mods
+            .get(&f.path)
+            .into_iter()
+            .flatten()
+            .filter(|(_, a, b)| *a <= f.lines.0 && f.lines.1 <= *b)
+            .max_by_key(|(_, a, _)| *a)
+            .is_some_and(|(n, _, _)| n == m)
     }
 
     pub(super) fn resolve(&self, t: &Target, c: &Call) -> Option<Resolution> {

@@ -74,6 +74,10 @@ pub struct Analyzer {
     field_types: HashMap<(String, String), String>,
     /// The types with an `impl` block in the snapshot.
     impl_types: HashSet<String>,
+    /// The inline `mod m { .. }` of each file: name, first and last line.
+    inline_mods: HashMap<String, Vec<(String, u32, u32)>>,
+    /// The statics declared in `thread_local!`: name, file, line.
+    thread_locals: Vec<(String, String, u32)>,
 }
 
 impl Analyzer {
@@ -98,6 +102,19 @@ impl Analyzer {
         let fn_names = by_name.keys().cloned().collect();
         let mut consts = Vec::new();
         let mut field_types = HashMap::new();
+        let mut inline = HashMap::new();
+        let mut paths: Vec<&String> = files.keys().collect();
+        paths.sort();
+        let mut thread_locals = Vec::new();
+        for path in paths {
+            let text = &files[path].file.text;
+            thread_locals.extend(
+                thread_local_statics(text)
+                    .into_iter()
+                    .map(|(n, l)| (n, path.clone(), l)),
+            );
+            inline.insert(path.clone(), inline_mods(text));
+        }
         for p in files.values() {
             consts.extend(const_defs(&p.file.path, &p.file.text));
             if !errdex_syntax::is_test_or_example_path(&p.file.path) {
@@ -135,6 +152,8 @@ impl Analyzer {
             consts,
             field_types,
             impl_types,
+            inline_mods: inline,
+            thread_locals,
         }
     }
 

@@ -3,6 +3,42 @@
 
 use super::*;
 
+/// The statics declared in the `thread_local!` blocks of `text`: name
+/// and line.
+pub(super) fn thread_local_statics(text: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("thread_local!") {
+        // The block: up to its closing delimiter at depth zero.
+        let mut depth = 0;
+        let mut end = text.len();
+        for (j, c) in text[i..].char_indices() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let block = &text[i..end];
+        for (k, _) in block.match_indices("static ") {
+            let name: String = block[k + 7..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((name, text[..i + k].matches('\n').count() as u32 + 1));
+            }
+        }
+    }
+    out
+}
+
 /// What a crate fn returns when it fails.
 pub(super) enum Failing {
     /// `Err(..)` or `None`.
@@ -657,9 +693,10 @@ impl Analyzer {
     pub(super) fn thread_local_fact(&self, b: &mut Builder, fi: usize) {
         let f = &self.symbols.fns[fi];
         let Some((name, path, line)) = self
-            .thread_locals()
-            .into_iter()
+            .thread_locals
+            .iter()
             .find(|(n, _, _)| f.text.contains(&format!("{n}.with(")))
+            .cloned()
         else {
             return;
         };
@@ -675,47 +712,6 @@ impl Analyzer {
             Some((path, line)),
             None,
         );
-    }
-
-    /// The statics declared in `thread_local!` blocks: name, file, line.
-    fn thread_locals(&self) -> Vec<(String, String, u32)> {
-        let mut out = Vec::new();
-        let mut paths: Vec<&String> = self.files.keys().collect();
-        paths.sort();
-        for p in paths {
-            let text = &self.files[p].file.text;
-            for (i, _) in text.match_indices("thread_local!") {
-                // The block: up to its closing delimiter at depth zero.
-                let mut depth = 0;
-                let mut end = text.len();
-                for (j, c) in text[i..].char_indices() {
-                    match c {
-                        '(' | '{' | '[' => depth += 1,
-                        ')' | '}' | ']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                end = i + j;
-                                break;
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-                let block = &text[i..end];
-                for (k, _) in block.match_indices("static ") {
-                    let name: String = block[k + 7..]
-                        .trim_start()
-                        .chars()
-                        .take_while(|c| c.is_alphanumeric() || *c == '_')
-                        .collect();
-                    if !name.is_empty() {
-                        let line = text[..i + k].matches('\n').count() as u32 + 1;
-                        out.push((name, p.clone(), line));
-                    }
-                }
-            }
-        }
-        out
     }
 
     /// For a method that stores a key-like parameter in a field of its
