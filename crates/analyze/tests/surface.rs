@@ -438,6 +438,28 @@ impl<T: FromCell> FromCell for Option<T> {
     }
 }
 
+/// Rows whose cells are read by name.
+///
+/// Used by every reader of named rows.
+pub trait NamedCells {
+    fn cell(&self, name: &str) -> u32;
+}
+
+pub struct Row;
+
+impl NamedCells for Row {
+    fn cell(&self, name: &str) -> u32 {
+        cell_value(name)
+    }
+}
+
+fn cell_value(name: &str) -> u32 {
+    if name.is_empty() {
+        panic!("a cell was asked for without a name");
+    }
+    0
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -845,4 +867,14 @@ fn a_method_call_on_a_field_resolves_through_the_fields_type() {
     );
     assert!(!c.iter().any(|t| t.contains("Router::other")), "{c:?}");
     assert!(!c.iter().any(|t| t.contains("more call(s)")), "{c:?}");
+}
+
+#[test]
+fn a_method_of_the_crates_public_trait_is_an_entry_named_with_trait_and_type() {
+    let a = analysed("a cell was asked for without a name");
+    let e = texts(&a, FactKind::PublicEntry);
+    assert!(
+        e.iter().any(|t| t == "`NamedCells::cell` (the public trait `NamedCells`, here its impl for `Row`) reaches it: `Row::cell` → `cell_value`. The trait's doc says: \"Rows whose cells are read by name.\""),
+        "{e:?}"
+    );
 }

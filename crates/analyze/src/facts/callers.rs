@@ -394,6 +394,44 @@ impl Analyzer {
                 };
                 let public = cf.is_pub
                     && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                // A method of the crate's own public trait: users call it
+                // on any implementor.
+                let pub_trait = match &cf.owner {
+                    Owner::Impl {
+                        ty,
+                        of_trait: Some(tr),
+                    } if implicit.is_none() => self
+                        .symbols
+                        .traits
+                        .iter()
+                        .find(|d| d.name == *tr && d.is_pub)
+                        .map(|d| (ty.clone(), d)),
+                    _ => None,
+                };
+                if let Some((ty, d)) = pub_trait.filter(|_| entries < MAX_ENTRIES) {
+                    if !b.seen(&format!("traitentry:{}:{}", d.name, cf.name)) {
+                        let doc = summary(
+                            "The trait's",
+                            self.files
+                                .get(&d.path)
+                                .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize)),
+                        );
+                        b.push(
+                            FactKind::PublicEntry,
+                            format!(
+                                "`{}::{}` (the public trait `{}`, here its impl for `{ty}`) reaches it: {}.{}",
+                                d.name,
+                                cf.name,
+                                d.name,
+                                path.join(" → "),
+                                doc
+                            ),
+                            Some((cf.path.clone(), cf.lines.0)),
+                            None,
+                        );
+                        entries += 1;
+                    }
+                }
                 let listed_as_caller = public_target && hops == 0 && implicit.is_none();
                 if entries < MAX_ENTRIES && (public || implicit.is_some()) && !listed_as_caller {
                     let text = match &implicit {
