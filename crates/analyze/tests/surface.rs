@@ -874,7 +874,7 @@ fn a_method_of_the_crates_public_trait_is_an_entry_named_with_trait_and_type() {
     let a = analysed("a cell was asked for without a name");
     let e = texts(&a, FactKind::PublicEntry);
     assert!(
-        e.iter().any(|t| t == "`NamedCells::cell` (the public trait `NamedCells`, here its impl for `Row`) reaches it: `Row::cell` → `cell_value`. The trait's doc says: \"Rows whose cells are read by name.\""),
+        e.iter().any(|t| t == "`NamedCells::cell` (the public trait `NamedCells`, here its impl for `Row`) reaches it: `Row::cell` → `cell_value`. The trait's doc says: \"Rows whose cells are read by name. Used by every reader of named rows.\""),
         "{e:?}"
     );
 }

@@ -410,19 +410,31 @@ impl Analyzer {
                 };
                 if let Some((ty, d)) = pub_trait.filter(|_| entries < MAX_ENTRIES) {
                     if !b.seen(&format!("traitentry:{}:{}", d.name, cf.name)) {
-                        let doc = summary(
-                            "The trait's",
-                            self.files
-                                .get(&d.path)
-                                .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize)),
-                        );
+                        // What the trait is and, next, what uses it.
+                        let doc = self
+                            .files
+                            .get(&d.path)
+                            .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize))
+                            .and_then(|doc| {
+                                let p: Vec<&str> =
+                                    doc.paragraphs.iter().take(2).map(String::as_str).collect();
+                                quote(&p)
+                            })
+                            .map(|q| format!(" The trait's doc says: \"{q}\""))
+                            .unwrap_or_default();
+                        let blanket = cf.impl_params.contains(&ty);
                         b.push(
                             FactKind::PublicEntry,
                             format!(
-                                "`{}::{}` (the public trait `{}`, here its impl for `{ty}`) reaches it: {}.{}",
+                                "`{}::{}` (the public trait `{}`, here its {}) reaches it: {}.{}",
                                 d.name,
                                 cf.name,
                                 d.name,
+                                if blanket {
+                                    format!("blanket impl for any `{ty}` it covers")
+                                } else {
+                                    format!("impl for `{ty}`")
+                                },
                                 path.join(" → "),
                                 doc
                             ),

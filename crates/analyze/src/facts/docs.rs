@@ -99,11 +99,10 @@ pub(super) fn quote(parts: &[&str]) -> Option<String> {
     })
 }
 
-/// ` {whose} doc says: "…"` with the first paragraph of a doc, or
-/// nothing.
-pub(super) fn summary(whose: &str, doc: Option<DocComment>) -> String {
+/// ` Its doc says: "…"` with the first paragraph of a doc, or nothing.
+pub(super) fn summary(doc: Option<DocComment>) -> String {
     doc.and_then(|d| d.paragraphs.first().and_then(|p| quote(&[p.as_str()])))
-        .map(|q| format!(" {whose} doc says: \"{q}\""))
+        .map(|q| format!(" Its doc says: \"{q}\""))
         .unwrap_or_default()
 }
 
@@ -253,7 +252,7 @@ impl Analyzer {
     /// ` Its doc says: "…"` with the first paragraph of the doc of fn
     /// `fi` (what a user calling a public entry reads), or nothing.
     pub(super) fn doc_summary(&self, fi: usize) -> String {
-        summary("Its", self.fn_doc(fi))
+        summary(self.fn_doc(fi))
     }
 
     /// The doc of a crate fn whose failure leads to the site (its result

@@ -182,7 +182,6 @@ impl Analyzer {
                 }
                 let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
                 let doc = summary(
-                    "Its",
                     self.files
                         .get(&m.path)
                         .and_then(|pf| doc_comment_above(&pf.file.text, m.line as usize)),
