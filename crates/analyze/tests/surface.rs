@@ -460,6 +460,32 @@ fn cell_value(name: &str) -> u32 {
     0
 }
 
+macro_rules! ident_of {
+    ($v:expr) => {
+        Ident($v)
+    };
+}
+
+pub struct Ident(pub &'static dyn Probe);
+
+pub trait Probe {
+    fn probe(&self) -> u32;
+}
+
+/// Makes a marker.
+pub fn marker() -> u32 {
+    struct NullProbe;
+    static NULL_PROBE: NullProbe = NullProbe;
+    impl Probe for NullProbe {
+        fn probe(&self) -> u32 {
+            unreachable!("the null probe was probed")
+        }
+    }
+    let id = ident_of!(&NULL_PROBE);
+    let _ = id;
+    0
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -876,5 +902,22 @@ fn a_method_of_the_crates_public_trait_is_an_entry_named_with_trait_and_type() {
     assert!(
         e.iter().any(|t| t == "`NamedCells::cell` (the public trait `NamedCells`, here its impl for `Row`) reaches it: `Row::cell` → `cell_value`. The trait's doc says: \"Rows whose cells are read by name. Used by every reader of named rows.\""),
         "{e:?}"
+    );
+}
+
+#[test]
+fn a_type_declared_inside_a_fn_is_reached_only_through_that_fns_uses() {
+    let a = analysed("internal error: entered unreachable code: the null probe was probed");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        m.iter().any(
+            |t| t.starts_with("`NullProbe` is declared inside `marker` (src/lib.rs:")
+                && t.contains(
+                    "its values are used only at `let id = ident_of!(&NULL_PROBE)` (line"
+                )
+                && t.contains("where `ident_of!` expands to `Ident($v)`")
+                && t.ends_with("the method cannot be reached.")
+        ),
+        "{m:?}"
     );
 }

@@ -273,6 +273,7 @@ impl Analyzer {
                 );
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
+                self.fn_local_type_fact(b, fi);
                 self.alternative_facts(b, fi, None);
                 if !matches!(
                     error.kind,
