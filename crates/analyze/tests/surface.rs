@@ -486,6 +486,25 @@ pub fn marker() -> u32 {
     0
 }
 
+pub struct Tx<T>(Vec<T>);
+pub struct Rx<T>(Vec<T>);
+
+/// A channel holding at most `cap` messages.
+pub fn bounded<T>(cap: usize) -> (Tx<T>, Rx<T>) {
+    assert!(cap > 0, "a bounded channel needs room for a message");
+    (Tx(Vec::with_capacity(cap)), Rx(Vec::new()))
+}
+
+/// A channel without a limit.
+pub fn unbounded<T>() -> (Tx<T>, Rx<T>) {
+    (Tx(Vec::new()), Rx(Vec::new()))
+}
+
+/// A channel of one message.
+pub fn oneshot<T>() -> (Tx<T>, Rx<T>) {
+    bounded(1)
+}
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -920,4 +939,17 @@ fn a_type_declared_inside_a_fn_is_reached_only_through_that_fns_uses() {
         ),
         "{m:?}"
     );
+}
+
+#[test]
+fn a_maker_names_its_siblings_returning_the_same_type_without_the_check() {
+    let a = analysed("a bounded channel needs room for a message");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        alt.iter().any(|t| t
+            == "`unbounded` also returns `(Tx<T>, Rx<T>)` without going through `bounded` and its check."),
+        "{alt:?}"
+    );
+    assert!(!alt.iter().any(|t| t.contains("`oneshot`")), "{alt:?}");
+    assert!(section(&a, SectionName::Solutions).contains("unbounded"));
 }

@@ -274,6 +274,9 @@ impl Analyzer {
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
                 self.fn_local_type_fact(b, fi);
+                if error.kind.panics() {
+                    self.sibling_maker_facts(b, fi);
+                }
                 self.alternative_facts(b, fi, None);
                 if !matches!(
                     error.kind,

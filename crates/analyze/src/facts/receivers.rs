@@ -780,6 +780,62 @@ impl Analyzer {
         }
     }
 
+    /// For a public fn that makes a value (no `self`): the other public
+    /// fns of the same module or type returning the same type that do not
+    /// call it, a way to the value without this check.
+    pub(super) fn sibling_maker_facts(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let takes_self = |g: &FnDef| {
+            let params = g.signature.split_once('(').map_or("", |(_, p)| p);
+            mentions(params.split(')').next().unwrap_or(""), "self")
+        };
+        let ret = |g: &FnDef| -> String {
+            g.signature
+                .rsplit_once("->")
+                .map(|(_, r)| r.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default()
+        };
+        let r = ret(f);
+        if !f.is_pub || f.is_test || takes_self(f) || r.is_empty() || r == "Self" {
+            return;
+        }
+        let siblings: Vec<String> = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|g| {
+                let same_owner = match (&g.owner, &f.owner) {
+                    (Owner::Module, Owner::Module) => g.path == f.path,
+                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => a == c,
+                    _ => false,
+                };
+                same_owner
+                    && g.is_pub
+                    && !g.is_test
+                    && g.name != f.name
+                    && !takes_self(g)
+                    && ret(g) == r
+                    && !mentions(&g.text, &f.name)
+            })
+            .take(4)
+            .map(|g| format!("`{}`", g.qualified()))
+            .collect();
+        if siblings.is_empty() || b.seen(&format!("siblings:{fi}")) {
+            return;
+        }
+        b.push(
+            FactKind::Alternative,
+            format!(
+                "{} also return{} `{r}` without going through `{}` and its check.",
+                siblings.join(", "),
+                if siblings.len() == 1 { "s" } else { "" },
+                f.qualified()
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
+    }
+
     /// A fallible sibling of the thrower or of the public fns reaching it
     /// (`try_x`, `checked_x`), and the fns that establish an asserted
     /// field's value.
