@@ -505,6 +505,28 @@ pub fn oneshot<T>() -> (Tx<T>, Rx<T>) {
     bounded(1)
 }
 
+/// The raw lock.
+pub struct RawGate {
+    owner: usize,
+}
+
+impl RawGate {
+    fn enter(&mut self, who: usize) {
+        if self.owner != 0 && self.owner != who {
+            panic!("the gate was entered by a second owner");
+        }
+        self.owner = who;
+    }
+}
+
+/// A gate.
+///
+/// Each gate can be held by only one owner at a time: a second owner
+/// panics.
+pub type Gate = Wrapper<RawGate>;
+
+pub struct Wrapper<T>(pub T);
+
 pub struct Limited {
     permit: Option<u8>,
 }
@@ -952,4 +974,14 @@ fn a_maker_names_its_siblings_returning_the_same_type_without_the_check() {
     );
     assert!(!alt.iter().any(|t| t.contains("`oneshot`")), "{alt:?}");
     assert!(section(&a, SectionName::Solutions).contains("unbounded"));
+}
+
+#[test]
+fn a_public_type_alias_built_on_the_throwers_type_quotes_its_contract() {
+    let a = analysed("the gate was entered by a second owner");
+    let d = texts(&a, FactKind::Doc);
+    assert!(
+        d.iter().any(|t| t == "`Gate` is the public name of a type built on `RawGate` (`pub type Gate = Wrapper<RawGate>`); its doc says: \"Each gate can be held by only one owner at a time: a second owner panics.\""),
+        "{d:?}"
+    );
 }

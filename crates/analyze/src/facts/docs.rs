@@ -364,6 +364,7 @@ impl Analyzer {
             }
             if let Some(ty) = ty {
                 self.contract_fact(b, ty, "type");
+                self.alias_contract_facts(b, ty);
             }
         }
         let mut quoted = 0;
@@ -390,6 +391,48 @@ impl Analyzer {
                     );
                     quoted += 1;
                 }
+            }
+        }
+    }
+
+    /// The contract paragraphs of the docs of the public type aliases
+    /// built on `ty` (`pub type Condvar = lock_api::Condvar<RawCondvar>`):
+    /// the names users know the type by.
+    fn alias_contract_facts(&self, b: &mut Builder, ty: &str) {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            if errdex_syntax::is_test_or_example_path(p) {
+                continue;
+            }
+            let text = &self.files[p].file.text;
+            for (i, l) in text.lines().enumerate() {
+                let Some(rest) = l.trim_start().strip_prefix("pub type ") else {
+                    continue;
+                };
+                let Some((name, rhs)) = rest.split_once('=') else {
+                    continue;
+                };
+                let name: String = name
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if name == ty || !mentions(rhs, ty) || b.seen(&format!("alias:{name}")) {
+                    continue;
+                }
+                let Some(q) = doc_comment_above(text, i + 1).and_then(|d| d.contracts()) else {
+                    continue;
+                };
+                b.push(
+                    FactKind::Doc,
+                    format!(
+                        "`{name}` is the public name of a type built on `{ty}` (`pub type {name} ={}`); its doc says: \"{q}\"",
+                        rhs.trim_end().trim_end_matches(';')
+                    ),
+                    Some((p.clone(), i as u32 + 1)),
+                    None,
+                );
             }
         }
     }
