@@ -48,6 +48,9 @@ pub enum FactKind {
     Sentinel,
     /// A call of the enclosing fn.
     Caller,
+    /// Where a crate fn fails whose failure a caller turns into this
+    /// error (`self.try_x().unwrap_or_else(|_| fail())`).
+    Failure,
     /// A public fn that reaches the site within a few calls.
     PublicEntry,
     /// A place that constructs the error variant.

@@ -130,6 +130,9 @@ impl<'a> Writer<'a> {
         for f in at_callers {
             out.push(say(f.text.clone(), &[f]));
         }
+        for f in self.all(FactKind::Failure) {
+            out.push(say(f.text.clone(), &[f]));
+        }
         for e in self.all(FactKind::PublicEntry) {
             out.push(say(e.text.clone(), &[e]));
         }

@@ -40,6 +40,7 @@ impl Analyzer {
         }
         let callers = self.callers_of(target);
         let mut listed = 0;
+        let mut traced = 0;
         for (ci, r) in callers
             .iter()
             .filter(|(_, r)| *r != Resolution::NameAmbiguous)
@@ -66,7 +67,10 @@ impl Analyzer {
             };
             let how = match r {
                 Resolution::Exact if matches!(c.callee, Callee::Method { .. }) => {
-                    "resolved through the type of `self`".to_string()
+                    match c.receiver.as_deref().filter(|r| r.starts_with("self.")) {
+                        Some(field) => format!("resolved through the declared type of `{field}`"),
+                        None => "resolved through the type of `self`".to_string(),
+                    }
                 }
                 Resolution::Exact => "resolved by its path".to_string(),
                 Resolution::Bound => format!("resolved through the generic bound `{bound}`"),
@@ -112,6 +116,11 @@ impl Analyzer {
                     .map(|tr| syntax::guards_at(tr, &pf.file.text, c.line, c.column))
                     .unwrap_or_default();
                 for g in guards.iter().take(3) {
+                    if let Guard::Fallback { value, .. } = g {
+                        if traced < MAX_TRACED {
+                            traced += self.fallback_failure_facts(b, value) as usize;
+                        }
+                    }
                     let when = guard_text(g);
                     b.push(
                         FactKind::Guard,
@@ -197,6 +206,27 @@ impl Analyzer {
             );
         }
         self.entry_facts(b, target);
+    }
+
+    /// For a caller that calls the target when `value` fails (the
+    /// closure of `.unwrap_or_else`/`.ok_or_else`), where that crate fn
+    /// fails; true when `value` was traced.
+    fn fallback_failure_facts(&self, b: &mut Builder, value: &str) -> bool {
+        if b.seen(&format!("fallback:{value}")) {
+            return false;
+        }
+        let mut sub = Builder::default();
+        self.receiver_facts(&mut sub, value, &b.facts);
+        for f in sub.facts {
+            let kind = match f.kind {
+                FactKind::Receiver => FactKind::Failure,
+                k => k,
+            };
+            if !b.seen(&f.text) {
+                b.push(kind, f.text, f.path.zip(f.line), None);
+            }
+        }
+        true
     }
 
     /// A wrapper impl whose method calls the same method on its inner type
@@ -303,6 +333,9 @@ impl Analyzer {
                         if is_operator(tr) {
                             self.operand_type_doc(b, ty);
                         }
+                        if tr == "Service" && tg.name == "call" {
+                            self.readiness_fact(b, ty);
+                        }
                     }
                 }
             }
@@ -312,6 +345,9 @@ impl Analyzer {
         // the public fns further up are how users reach it too.
         let public_target =
             t.is_pub && matches!(t.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+        if let Owner::Impl { ty, of_trait: None } = &t.owner {
+            self.setting_enum_fact(b, ty, t);
+        }
         let mut seen: HashSet<usize> = HashSet::from([target]);
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
         let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
@@ -343,6 +379,9 @@ impl Analyzer {
                 if hops > 0 && path_guards < MAX_PATH_GUARDS {
                     path_guards += self.path_guard_fact(b, ci, cf, &self.symbols.fns[f]) as usize;
                 }
+                if let Owner::Impl { ty, of_trait: None } = &cf.owner {
+                    self.setting_enum_fact(b, ty, cf);
+                }
                 let mut chain = chain.clone();
                 chain.push(cf.qualified());
                 let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
@@ -355,6 +394,56 @@ impl Analyzer {
                 };
                 let public = cf.is_pub
                     && matches!(cf.owner, Owner::Module | Owner::Impl { of_trait: None, .. });
+                // A method of the crate's own public trait: users call it
+                // on any implementor.
+                let pub_trait = match &cf.owner {
+                    Owner::Impl {
+                        ty,
+                        of_trait: Some(tr),
+                    } if implicit.is_none() => self
+                        .symbols
+                        .traits
+                        .iter()
+                        .find(|d| d.name == *tr && d.is_pub)
+                        .map(|d| (ty.clone(), d)),
+                    _ => None,
+                };
+                if let Some((ty, d)) = pub_trait.filter(|_| entries < MAX_ENTRIES) {
+                    if !b.seen(&format!("traitentry:{}:{}", d.name, cf.name)) {
+                        // What the trait is and, next, what uses it.
+                        let doc = self
+                            .files
+                            .get(&d.path)
+                            .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize))
+                            .and_then(|doc| {
+                                let p: Vec<&str> =
+                                    doc.paragraphs.iter().take(2).map(String::as_str).collect();
+                                quote(&p)
+                            })
+                            .map(|q| format!(" The trait's doc says: \"{q}\""))
+                            .unwrap_or_default();
+                        let blanket = cf.impl_params.contains(&ty);
+                        b.push(
+                            FactKind::PublicEntry,
+                            format!(
+                                "`{}::{}` (the public trait `{}`, here its {}) reaches it: {}.{}",
+                                d.name,
+                                cf.name,
+                                d.name,
+                                if blanket {
+                                    format!("blanket impl for any `{ty}` it covers")
+                                } else {
+                                    format!("impl for `{ty}`")
+                                },
+                                path.join(" → "),
+                                doc
+                            ),
+                            Some((cf.path.clone(), cf.lines.0)),
+                            None,
+                        );
+                        entries += 1;
+                    }
+                }
                 let listed_as_caller = public_target && hops == 0 && implicit.is_none();
                 if entries < MAX_ENTRIES && (public || implicit.is_some()) && !listed_as_caller {
                     let text = match &implicit {
@@ -364,9 +453,10 @@ impl Analyzer {
                             path.join(" → ")
                         ),
                         None => format!(
-                            "The public fn `{}` reaches it: {}.",
+                            "The public fn `{}` reaches it: {}.{}",
                             cf.qualified(),
-                            path.join(" → ")
+                            path.join(" → "),
+                            self.doc_summary(caller)
                         ),
                     };
                     b.push(
@@ -427,6 +517,88 @@ impl Analyzer {
             None,
         );
         true
+    }
+
+    /// For a method of an enum with a default value on the path that
+    /// decides by the enum's value (`match self`, `matches!(self, ..)`):
+    /// the enum is a setting, and its variants' docs say what each value
+    /// does.
+    fn setting_enum_fact(&self, b: &mut Builder, ty: &str, method: &FnDef) {
+        let body: String = method.text.split_whitespace().collect();
+        let decides = [
+            "matchself",
+            "match*self",
+            "match(self,",
+            "matches!(self,",
+            "matches!(*self,",
+            "*self==",
+        ]
+        .iter()
+        .any(|p| body.contains(p));
+        if !decides || b.seen(&format!("setting:{ty}")) {
+            return;
+        }
+        let Some((path, line, variants)) = self.enum_variants(ty) else {
+            return;
+        };
+        // A setting has a default value: a `#[default]` variant or an
+        // `impl Default` (an error kind has none).
+        let has_default = variants.iter().any(|v| v.is_default)
+            || self.by_name.get("default").is_some_and(|v| {
+                v.iter().any(|&i| {
+                    matches!(&self.symbols.fns[i].owner, Owner::Impl { ty: t, of_trait: Some(tr) } if t == ty && tr == "Default")
+                })
+            });
+        if variants.len() < 2 || !has_default {
+            return;
+        }
+        let listed: Vec<String> = variants
+            .iter()
+            .take(8)
+            .map(|v| {
+                let default = if v.is_default { " (the default)" } else { "" };
+                match &v.doc {
+                    Some(d) => format!("`{ty}::{}`{default}: \"{d}\"", v.name),
+                    None => format!("`{ty}::{}`{default}", v.name),
+                }
+            })
+            .collect();
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{}` decides by the value of the enum `{ty}`, a setting: whether it fails depends on which variant is in use. {}.",
+                method.qualified(),
+                listed.join("; ")
+            ),
+            Some((path, line)),
+            None,
+        );
+    }
+
+    /// For `Service::call` of a type whose `Service` impl also has
+    /// `poll_ready`: the readiness contract `call` relies on.
+    fn readiness_fact(&self, b: &mut Builder, ty: &str) {
+        let Some(ready) = self.by_name.get("poll_ready").and_then(|v| {
+            v.iter().copied().find(|&i| {
+                let f = &self.symbols.fns[i];
+                !f.is_test
+                    && matches!(&f.owner, Owner::Impl { ty: t, of_trait: Some(tr) } if t == ty && tr == "Service")
+            })
+        }) else {
+            return;
+        };
+        if b.seen(&format!("readiness:{ty}")) {
+            return;
+        }
+        let f = &self.symbols.fns[ready];
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{ty}` implements `Service` with `poll_ready`: its contract is that `call` comes only after `poll_ready` returned `Poll::Ready(Ok(()))`, once for each `call` (a `call` without it, a second `call` after one `poll_ready`, or `poll_ready` on one clone and `call` on another breaks it); `ServiceExt::ready().await`, `ServiceExt::oneshot` and `call_all` drive `poll_ready` before `call`."
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// For an arithmetic operator impl (`Sub::sub`, `MulAssign::mul_assign`)

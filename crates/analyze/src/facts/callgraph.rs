@@ -58,6 +58,125 @@ pub(super) fn last_segment_of(ty: &str) -> String {
     t.rsplit("::").next().unwrap_or(t).trim().to_string()
 }
 
+/// The fields of the structs declared in `text` with braces: `(struct,
+/// field, type)`, the type as the methods called on the field see it
+/// (`Box<Inner>`, `Arc<Inner>`, `&'a mut Inner` → `Inner`).
+pub(super) fn struct_fields(text: &str) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    let mut depth = 0i32;
+    for l in text.lines() {
+        let code = l.split("//").next().unwrap_or("").trim();
+        if current.is_none() {
+            let t = code
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some(rest) = t.strip_prefix("struct ") {
+                if code.ends_with('{') {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    current = Some(name);
+                    depth = 1;
+                }
+            }
+            continue;
+        }
+        if depth == 1 {
+            let t = code
+                .trim_start_matches("pub(crate) ")
+                .trim_start_matches("pub(super) ")
+                .trim_start_matches("pub ");
+            if let Some((field, ty)) = t.split_once(':') {
+                let field = field.trim();
+                if !field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    out.push((
+                        current.clone().unwrap_or_default(),
+                        field.to_string(),
+                        core_type(ty.trim().trim_end_matches(',')),
+                    ));
+                }
+            }
+        }
+        for c in code.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 {
+            current = None;
+        }
+    }
+    out
+}
+
+/// The type a method call sees through references and owning pointers:
+/// `&'a mut Box<Inner<T>>` → `Inner`.
+fn core_type(ty: &str) -> String {
+    let mut t = ty.trim();
+    loop {
+        let before = t;
+        t = t.trim_start_matches('&').trim_start();
+        if t.starts_with('\'') {
+            t = t.split_once(' ').map_or(t, |(_, r)| r).trim_start();
+        }
+        t = t.trim_start_matches("mut ").trim_start();
+        for w in ["Box<", "Arc<", "Rc<"] {
+            if let Some(inner) = t.strip_prefix(w).and_then(|i| i.strip_suffix('>')) {
+                t = inner.trim();
+            }
+        }
+        if t == before {
+            break;
+        }
+    }
+    last_segment_of(t)
+}
+
+/// The inline modules of a file (`mod m { .. }`): name, first and last
+/// line.
+pub(super) fn inline_mods(text: &str) -> Vec<(String, u32, u32)> {
+    let mut out = Vec::new();
+    let mut open: Vec<(String, u32, i32)> = Vec::new();
+    let mut depth = 0i32;
+    for (i, l) in text.lines().enumerate() {
+        let line = i as u32 + 1;
+        let code = l.split("//").next().unwrap_or("");
+        let t = code
+            .trim_start()
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub(super) ")
+            .trim_start_matches("pub ");
+        if let Some(rest) = t.strip_prefix("mod ") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if code.contains('{') {
+                open.push((name, line, depth));
+            }
+        }
+        for c in code.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if open.last().is_some_and(|(_, _, d)| *d == depth) {
+                        let (name, start, _) = open.pop().unwrap_or_default();
+                        out.push((name, start, line));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// `$name` replaced by its value.
 pub(super) fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
     let mut out = s.to_string();
@@ -280,6 +399,23 @@ impl Analyzer {
     }
 
     /// How call `c` resolves to target `t`, if it can.
+    /// Whether fn `fi` is in the module `m`: its file is `m.rs` or
+    /// `m/mod.rs`, or it stands in an inline `mod m { .. }` of its file.
+    fn in_module(&self, fi: usize, m: &str) -> bool {
+        let f = &self.symbols.fns[fi];
+        if module_of_path(&f.path).as_deref() == Some(m) {
+            return true;
+        }
+        // The innermost inline `mod` holding the fn.
+        self.inline_mods
+            .get(&f.path)
+            .into_iter()
+            .flatten()
+            .filter(|(_, a, b)| *a <= f.lines.0 && f.lines.1 <= *b)
+            .max_by_key(|(_, a, _)| *a)
+            .is_some_and(|(n, _, _)| n == m)
+    }
+
     pub(super) fn resolve(&self, t: &Target, c: &Call) -> Option<Resolution> {
         if c.name != t.name {
             return None;
@@ -296,6 +432,18 @@ impl Analyzer {
         });
         let the_trait = t.of_trait.as_deref().or(t.default_of.as_deref());
         match &c.callee {
+            Callee::Path { qualifier: Some(q) }
+                if t.ty.is_none()
+                    && t.default_of.is_none()
+                    && q.starts_with(|c: char| c.is_ascii_lowercase()) =>
+            {
+                // A module path (`emulated::make`, `super::make`): the fn
+                // of that module.
+                if ["self", "super", "crate"].contains(&q.as_str()) {
+                    return Some(by_name(self.namesakes(&t.name).len()));
+                }
+                self.in_module(t.fi, q).then_some(Resolution::Exact)
+            }
             Callee::Path { qualifier: Some(q) } => {
                 if t.ty.as_deref() == Some(q.as_str())
                     || (q == "Self" && caller_ty.is_some() && caller_ty == t.ty.as_deref())
@@ -351,6 +499,17 @@ impl Analyzer {
                 }
                 if on_self && t.default_of.is_some() && caller_trait == t.default_of.as_deref() {
                     return Some(Resolution::Exact);
+                }
+                // `self.field.m(..)`: the method of the field's declared
+                // type, when that is a type of the crate.
+                if let (Some(field), Some(ct)) = (
+                    c.receiver.as_deref().and_then(|r| r.strip_prefix("self.")),
+                    caller_ty,
+                ) {
+                    let ft = self.field_types.get(&(ct.to_string(), field.to_string()));
+                    if let Some(ft) = ft.filter(|ft| self.impl_types.contains(*ft)) {
+                        return (t.ty.as_deref() == Some(ft.as_str())).then_some(Resolution::Exact);
+                    }
                 }
                 let names = self.namesakes(&t.name);
                 if names.len() <= 1 {

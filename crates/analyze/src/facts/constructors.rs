@@ -100,6 +100,64 @@ pub(super) fn builds_struct(text: &str, ty: &str) -> Option<usize> {
     })
 }
 
+/// A variant of an enum: its name, the first paragraph of its doc, and
+/// whether it is the `#[default]`.
+pub(super) struct Variant {
+    pub(super) name: String,
+    pub(super) doc: Option<String>,
+    pub(super) is_default: bool,
+}
+
+/// The variants of the enum declared on line `at` (0-based) of `lines`:
+/// the identifiers that start a line at depth one of its braces.
+fn variants_after(lines: &[&str], at: usize) -> Vec<Variant> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut doc: Vec<String> = Vec::new();
+    let mut doc_done = false;
+    let mut is_default = false;
+    for l in &lines[at..] {
+        let t = l.trim();
+        if depth == 1 {
+            if let Some(d) = t.strip_prefix("///") {
+                let d = d.trim();
+                if d.is_empty() {
+                    doc_done |= !doc.is_empty();
+                } else if !doc_done {
+                    doc.push(d.to_string());
+                }
+            } else if t.starts_with("#[") {
+                is_default |= t == "#[default]";
+            } else if t.starts_with(|c: char| c.is_ascii_uppercase()) {
+                let name: String = t
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let d = doc.join(" ");
+                out.push(Variant {
+                    name,
+                    doc: (!d.is_empty()).then(|| d.chars().take(160).collect()),
+                    is_default,
+                });
+                doc.clear();
+                doc_done = false;
+                is_default = false;
+            }
+        }
+        for c in t.split("//").next().unwrap_or("").chars() {
+            match c {
+                '{' | '(' => depth += 1,
+                '}' | ')' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 && t.contains('}') {
+            break;
+        }
+    }
+    out
+}
+
 /// True when a fn sets one of the fields (`self.f = ..`, `f: ..` in a fn
 /// returning `Self`).
 pub(super) fn sets_field(g: &FnDef, fields: &[String]) -> bool {
@@ -353,10 +411,41 @@ impl Analyzer {
     pub(super) fn default_method_note(&self, fi: usize) -> String {
         let f = &self.symbols.fns[fi];
         match &f.owner {
-            Owner::TraitDefault(t) => format!(
-                ", the default method of the trait `{t}`: every implementor that does not override `{}` runs it",
-                f.name
-            ),
+            Owner::TraitDefault(t) => {
+                // The impls that override it, by their self type as
+                // written (`Option<T>`).
+                let mut over: Vec<String> = Vec::new();
+                for g in &self.symbols.fns {
+                    let overrides = !g.is_test
+                        && g.name == f.name
+                        && matches!(&g.owner, Owner::Impl { of_trait: Some(x), .. } if x == t);
+                    if let Some(ty) = g
+                        .impl_self
+                        .as_ref()
+                        .filter(|ty| overrides && !ty.contains('$'))
+                    {
+                        if !over.contains(ty) {
+                            over.push(ty.clone());
+                        }
+                    }
+                }
+                let over = if over.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        " (in this crate the impls for {} override it)",
+                        over.iter()
+                            .take(6)
+                            .map(|t| format!("`{t}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                format!(
+                    ", the default method of the trait `{t}`: every implementor that does not override `{}` runs it{over}",
+                    f.name
+                )
+            }
             _ => String::new(),
         }
     }
@@ -463,6 +552,43 @@ impl Analyzer {
                 }
             }
         }
+    }
+
+    /// The variants of the enum `ty` (the first one found, a `pub` one
+    /// first), with where it is.
+    pub(super) fn enum_variants(&self, ty: &str) -> Option<(String, u32, Vec<Variant>)> {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        let mut found = None;
+        for p in paths {
+            if errdex_syntax::is_test_or_example_path(p) {
+                continue;
+            }
+            let text = &self.files[p].file.text;
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                let t = l.trim_start();
+                let is_pub = t.starts_with("pub ");
+                let Some(rest) = t
+                    .trim_start_matches("pub(crate) ")
+                    .trim_start_matches("pub ")
+                    .strip_prefix("enum ")
+                else {
+                    continue;
+                };
+                if !rest.starts_with(ty)
+                    || rest[ty.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    continue;
+                }
+                let variants = variants_after(&lines, i);
+                if is_pub {
+                    return Some((p.clone(), i as u32 + 1, variants));
+                }
+                found.get_or_insert((p.clone(), i as u32 + 1, variants));
+            }
+        }
+        found
     }
 
     /// Public fns that set the given fields (`self.f = ..`, `f: ..` in a

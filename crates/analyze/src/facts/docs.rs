@@ -99,6 +99,13 @@ pub(super) fn quote(parts: &[&str]) -> Option<String> {
     })
 }
 
+/// ` Its doc says: "…"` with the first paragraph of a doc, or nothing.
+pub(super) fn summary(doc: Option<DocComment>) -> String {
+    doc.and_then(|d| d.paragraphs.first().and_then(|p| quote(&[p.as_str()])))
+        .map(|q| format!(" Its doc says: \"{q}\""))
+        .unwrap_or_default()
+}
+
 /// `[`x`][y]`, `[`x`](y)` and `[`x`]` → `` `x` ``; `2<sup>96</sup>` →
 /// `2^96`.
 fn plain_links(s: &str) -> String {
@@ -242,6 +249,43 @@ impl Analyzer {
         found
     }
 
+    /// ` Its doc says: "…"` with the first paragraph of the doc of fn
+    /// `fi` (what a user calling a public entry reads), or nothing.
+    pub(super) fn doc_summary(&self, fi: usize) -> String {
+        summary(self.fn_doc(fi))
+    }
+
+    /// The doc of a crate fn whose failure leads to the site (its result
+    /// unwrapped, or fallen back from): what it promises and when it fails.
+    pub(super) fn callee_doc_fact(&self, b: &mut Builder, fi: usize) {
+        let Some(d) = self.fn_doc(fi) else { return };
+        let parts: Vec<&str> = d
+            .paragraphs
+            .iter()
+            .map(String::as_str)
+            .chain(
+                d.sections
+                    .iter()
+                    .filter(|(h, _)| !h.to_lowercase().starts_with("example"))
+                    .map(|(_, t)| t.as_str()),
+            )
+            .collect();
+        let Some(q) = quote(&parts) else { return };
+        let f = &self.symbols.fns[fi];
+        if b.seen(&format!("calleedoc:{fi}")) {
+            return;
+        }
+        b.push(
+            FactKind::Doc,
+            format!(
+                "The doc of `{}`, whose failure leads here, says: \"{q}\"",
+                f.qualified()
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
+    }
+
     /// The doc of a method as the trait `tr` declares it (what implementors
     /// must provide).
     fn trait_method_doc(&self, tr: &str, method: &str) -> Option<(usize, DocComment)> {
@@ -320,6 +364,7 @@ impl Analyzer {
             }
             if let Some(ty) = ty {
                 self.contract_fact(b, ty, "type");
+                self.alias_contract_facts(b, ty);
             }
         }
         let mut quoted = 0;
@@ -346,6 +391,48 @@ impl Analyzer {
                     );
                     quoted += 1;
                 }
+            }
+        }
+    }
+
+    /// The contract paragraphs of the docs of the public type aliases
+    /// built on `ty` (`pub type Condvar = lock_api::Condvar<RawCondvar>`):
+    /// the names users know the type by.
+    fn alias_contract_facts(&self, b: &mut Builder, ty: &str) {
+        let mut paths: Vec<&String> = self.files.keys().collect();
+        paths.sort();
+        for p in paths {
+            if errdex_syntax::is_test_or_example_path(p) {
+                continue;
+            }
+            let text = &self.files[p].file.text;
+            for (i, l) in text.lines().enumerate() {
+                let Some(rest) = l.trim_start().strip_prefix("pub type ") else {
+                    continue;
+                };
+                let Some((name, rhs)) = rest.split_once('=') else {
+                    continue;
+                };
+                let name: String = name
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if name == ty || !mentions(rhs, ty) || b.seen(&format!("alias:{name}")) {
+                    continue;
+                }
+                let Some(q) = doc_comment_above(text, i + 1).and_then(|d| d.contracts()) else {
+                    continue;
+                };
+                b.push(
+                    FactKind::Doc,
+                    format!(
+                        "`{name}` is the public name of a type built on `{ty}` (`pub type {name} ={}`); its doc says: \"{q}\"",
+                        rhs.trim_end().trim_end_matches(';')
+                    ),
+                    Some((p.clone(), i as u32 + 1)),
+                    None,
+                );
             }
         }
     }

@@ -25,6 +25,21 @@ pub(super) fn doc_facts(b: &mut Builder, error: &ErrorDetail) {
     }
 }
 
+/// A test's name in words, as it names the case it tries:
+/// `double_remove_panics` → ` ("double remove panics")`; nothing for a
+/// one-word name.
+fn in_words(name: &str) -> String {
+    let words: Vec<&str> = name
+        .trim_start_matches("test_")
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.len() < 2 {
+        return String::new();
+    }
+    format!(" (\"{}\")", words.join(" "))
+}
+
 impl Analyzer {
     pub(super) fn test_facts(
         &self,
@@ -53,8 +68,9 @@ impl Analyzer {
             b.push(
                 FactKind::Test,
                 format!(
-                    "The repository's test `{}` triggers it: it is marked `#[should_panic(expected = \"{}\")]`.",
+                    "The repository's test `{}`{} triggers it: it is marked `#[should_panic(expected = \"{}\")]`.",
                     f.qualified(),
+                    in_words(&f.name),
                     e.text
                 ),
                 Some((f.path.clone(), f.lines.0)),

@@ -56,6 +56,19 @@ pub(super) fn implicit_call(tr: &str, method: &str, ty: &str) -> Option<String> 
         "Serialize" => format!("serializing a `{ty}` (`to_string` of any serde format)"),
         "Future" => format!("`.await`ing a `{ty}`"),
         "Write" if method == "write_fmt" => format!("`write!` into a `{ty}`"),
+        // A serde data format: a derived `Deserialize` asks for these.
+        "Deserializer" if method == "deserialize_any" => format!(
+            "a `Deserialize` impl asking the `{ty}` to describe the input itself (`deserialize_any`): serde's derives do so for `#[serde(untagged)]` and internally tagged (`#[serde(tag = \"..\")]`) enums and `#[serde(flatten)]` fields, and types such as `serde_json::Value` always do; a format that is not self-describing cannot answer it, and serves externally tagged enums and concrete field types instead"
+        ),
+        "Deserializer" if method == "deserialize_identifier" => format!(
+            "a `Deserialize` impl asking the `{ty}` for a field or variant name (`deserialize_identifier`), as derived impls do when the input names its fields (a map, a self-describing format)"
+        ),
+        "Deserializer" if method == "deserialize_ignored_any" => format!(
+            "a `Deserialize` impl skipping, in a `{ty}`, a value it has no field for (`deserialize_ignored_any`): an unknown field or variant in the input"
+        ),
+        "Service" if method == "call" => {
+            format!("calling a `{ty}` through the `Service` trait (`Service::call`)")
+        }
         _ => return None,
     })
 }
@@ -83,6 +96,158 @@ pub(super) fn module_of_path(path: &str) -> Option<String> {
 }
 
 impl Analyzer {
+    /// For a site in the `None` arm of `match x.take()` whose `Some(f)`
+    /// arm calls `f`: `take()` empties `x` before `f` runs, so a panic in
+    /// `f` leaves it empty and every later call fails here.
+    pub(super) fn taken_callable_fact(
+        &self,
+        b: &mut Builder,
+        fi: usize,
+        guard: &Guard,
+        at: (String, u32),
+    ) {
+        let Guard::Arm { pattern, value, .. } = guard else {
+            return;
+        };
+        let Some(field) = value.strip_suffix(".take()") else {
+            return;
+        };
+        if pattern != "None" {
+            return;
+        }
+        // The `Some(f) => f(..)` arm of the same `match`.
+        let body: String = self.symbols.fns[fi].text.split_whitespace().collect();
+        let compact: String = value.split_whitespace().collect();
+        let Some(start) = body.find(&format!("match{compact}{{")) else {
+            return;
+        };
+        let arms: String = body[start..].chars().take(300).collect();
+        let called = arms.split("Some(").skip(1).find_map(|r| {
+            let (name, rest) = r.split_once(")=>")?;
+            let rest = rest.trim_start_matches('{');
+            (!name.is_empty()
+                && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && rest.starts_with(&format!("{name}(")))
+            .then(|| name.to_string())
+        });
+        let Some(f) = called else { return };
+        if b.seen(&format!("taken:{value}")) {
+            return;
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{value}` empties `{field}` before the taken `{f}` runs (`Some({f}) => {f}(..)`): if `{f}` panics, nothing puts it back, so every later call finds `None` and fails here. This error follows an earlier panic in `{f}` (the first panic, caught with `catch_unwind`, or raised in another thread or an earlier test of the same process); look for that first panic."
+            ),
+            Some(at),
+            None,
+        );
+    }
+
+    /// For a method of a type declared inside a fn body: only that fn
+    /// can name the type, so its own uses of the type's values are the
+    /// only ways to the method (a crate macro among them is shown expanded).
+    pub(super) fn fn_local_type_fact(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let Some(pf) = self.files.get(&f.path) else {
+            return;
+        };
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        let declares = |l: &str| {
+            let t = l.trim_start();
+            ["struct ", "enum "].iter().any(|kw| {
+                t.strip_prefix(kw).is_some_and(|r| {
+                    r.starts_with(ty.as_str())
+                        && !r[ty.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                })
+            })
+        };
+        let Some(decl) = lines.iter().position(|l| declares(l)) else {
+            return;
+        };
+        let decl = decl as u32 + 1;
+        // The fn whose body holds the declaration.
+        let Some(outer) = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|g| {
+                g.path == f.path
+                    && g.lines.0 < decl
+                    && decl <= g.lines.1
+                    && !matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty)
+            })
+            .max_by_key(|g| g.lines.0)
+        else {
+            return;
+        };
+        if b.seen(&format!("fnlocal:{ty}")) {
+            return;
+        }
+        // Its values: `static NAME: Ty`, and the lines of the fn (outside
+        // the type's own impl) that use them.
+        let statics: Vec<String> = (outer.lines.0..=outer.lines.1)
+            .filter_map(|ln| lines.get(ln as usize - 1))
+            .filter_map(|l| {
+                let r = l.trim_start().strip_prefix("static ")?;
+                let (name, t) = r.split_once(':')?;
+                (t.trim_start().split(['=', ';']).next()?.trim() == ty)
+                    .then(|| name.trim().to_string())
+            })
+            .collect();
+        let inner: Vec<(u32, u32)> = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|g| {
+                matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty) && g.path == f.path
+            })
+            .map(|g| g.lines)
+            .collect();
+        let mut uses: Vec<String> = Vec::new();
+        for ln in outer.lines.0..=outer.lines.1 {
+            if inner.iter().any(|(a, z)| *a <= ln && ln <= *z) {
+                continue;
+            }
+            let Some(l) = lines.get(ln as usize - 1) else {
+                continue;
+            };
+            let t = l.trim();
+            if t.starts_with("static ") || !statics.iter().any(|s| mentions(t, s)) {
+                continue;
+            }
+            let mut u = format!("`{}` (line {ln})", t.trim_end_matches([',', ';']));
+            for m in &self.symbols.macros {
+                if t.contains(&format!("{}!(", m.name)) {
+                    if let Some((_, body, _)) = m.rules.first() {
+                        let body: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
+                        u.push_str(&format!(", where `{}!` expands to `{body}`", m.name));
+                    }
+                }
+            }
+            uses.push(u);
+        }
+        let how = if uses.is_empty() {
+            "no value of it leaves that fn".to_string()
+        } else {
+            format!("its values are used only at {}", uses.join("; "))
+        };
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{ty}` is declared inside `{}` ({}:{decl}): no code outside that fn can name it, and {how}. Unless one of these hands the value to code that calls `{}`, the method cannot be reached.",
+                outer.qualified(),
+                f.path,
+                f.name
+            ),
+            Some((f.path.clone(), decl)),
+            None,
+        );
+    }
+
     /// How the site works: the thrower's attributes and `cfg` gates, the
     /// macro it is written in, `debug_assert!`, compile-time evaluation,
     /// a trait's default method and who overrides it, serde's `custom`.

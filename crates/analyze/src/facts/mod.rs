@@ -44,6 +44,8 @@ const MAX_HOPS: usize = 5;
 /// Guards stated along the paths from the public API (beyond the direct
 /// callers).
 const MAX_PATH_GUARDS: usize = 4;
+/// Fallible calls at the callers traced to where they fail.
+const MAX_TRACED: usize = 3;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
 /// Tests listed.
@@ -69,6 +71,14 @@ pub struct Analyzer {
     fn_names: HashSet<String>,
     /// Every `const`/`static` item.
     consts: Vec<ConstDef>,
+    /// The declared type of each struct field, by (struct, field).
+    field_types: HashMap<(String, String), String>,
+    /// The types with an `impl` block in the snapshot.
+    impl_types: HashSet<String>,
+    /// The inline `mod m { .. }` of each file: name, first and last line.
+    inline_mods: HashMap<String, Vec<(String, u32, u32)>>,
+    /// The statics declared in `thread_local!`: name, file, line.
+    thread_locals: Vec<(String, String, u32)>,
     /// The snapshot's Python code, when it has some.
     python: Option<errdex_lang_python::code::Code>,
 }
@@ -97,9 +107,36 @@ impl Analyzer {
         }
         let fn_names = by_name.keys().cloned().collect();
         let mut consts = Vec::new();
+        let mut field_types = HashMap::new();
+        let mut inline = HashMap::new();
+        let mut paths: Vec<&String> = files.keys().collect();
+        paths.sort();
+        let mut thread_locals = Vec::new();
+        for path in paths {
+            let text = &files[path].file.text;
+            thread_locals.extend(
+                thread_local_statics(text)
+                    .into_iter()
+                    .map(|(n, l)| (n, path.clone(), l)),
+            );
+            inline.insert(path.clone(), inline_mods(text));
+        }
         for p in files.values() {
             consts.extend(const_defs(&p.file.path, &p.file.text));
+            if !errdex_syntax::is_test_or_example_path(&p.file.path) {
+                for (st, field, ty) in struct_fields(&p.file.text) {
+                    field_types.insert((st, field), ty);
+                }
+            }
         }
+        let impl_types = symbols
+            .fns
+            .iter()
+            .filter_map(|f| match &f.owner {
+                Owner::Impl { ty, .. } => Some(ty.clone()),
+                _ => None,
+            })
+            .collect();
         let mut calls_by_name: HashMap<String, Vec<usize>> = HashMap::new();
         let mut calls_in_fn = vec![Vec::new(); symbols.fns.len()];
         for (i, c) in symbols.calls.iter().enumerate() {
@@ -119,6 +156,10 @@ impl Analyzer {
             identifiers,
             fn_names,
             consts,
+            field_types,
+            impl_types,
+            inline_mods: inline,
+            thread_locals,
             python,
         }
     }
@@ -246,6 +287,10 @@ impl Analyzer {
                 );
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
+                self.fn_local_type_fact(b, fi);
+                if error.kind.panics() {
+                    self.sibling_maker_facts(b, fi);
+                }
                 self.alternative_facts(b, fi, None);
                 if !matches!(
                     error.kind,
@@ -270,6 +315,18 @@ impl Analyzer {
                 let text = guard_text(&g);
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text, here.clone(), None);
+                }
+                if let Guard::Arm {
+                    pattern,
+                    value,
+                    earlier,
+                    ..
+                } = &g
+                {
+                    self.arm_failure_facts(b, value, pattern, earlier);
+                }
+                if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                    self.taken_callable_fact(b, fi, &g, (s.path.clone(), s.line));
                 }
             }
         }

@@ -3,7 +3,110 @@
 
 use super::*;
 
-/// A guard as a sentence.
+/// The statics declared in the `thread_local!` blocks of `text`: name
+/// and line.
+pub(super) fn thread_local_statics(text: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    for (i, _) in text.match_indices("thread_local!") {
+        // The block: up to its closing delimiter at depth zero.
+        let mut depth = 0;
+        let mut end = text.len();
+        for (j, c) in text[i..].char_indices() {
+            match c {
+                '(' | '{' | '[' => depth += 1,
+                ')' | '}' | ']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        end = i + j;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let block = &text[i..end];
+        for (k, _) in block.match_indices("static ") {
+            let name: String = block[k + 7..]
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((name, text[..i + k].matches('\n').count() as u32 + 1));
+            }
+        }
+    }
+    out
+}
+
+/// What a crate fn returns when it fails.
+pub(super) enum Failing {
+    /// `Err(..)` or `None`.
+    ErrOrNone,
+    /// A variant of the enum `ty` other than those in `ok` (the arms a
+    /// caller matched before its failing arm).
+    OtherVariant { ty: String, ok: Vec<String> },
+}
+
+impl Failing {
+    /// The byte offset of a failing value in the line `l`.
+    fn find(&self, l: &str) -> Option<usize> {
+        match self {
+            Failing::ErrOrNone => l.find("Err(").or_else(|| {
+                l.match_indices("None")
+                    .find(|(i, _)| mentions(&l[*i..], "None"))
+                    .map(|(i, _)| i)
+            }),
+            Failing::OtherVariant { ty, ok } => {
+                let head = format!("{ty}::");
+                l.match_indices(&head).map(|(i, _)| i).find(|&i| {
+                    let before = l[..i].chars().next_back();
+                    let variant: String = l[i + head.len()..]
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                        && !variant.is_empty()
+                        && !ok.contains(&variant)
+                })
+            }
+        }
+    }
+
+    /// Whether a fn with this signature returns such a value.
+    fn returned_by(&self, signature: &str) -> bool {
+        let ret = signature.rsplit_once("->").map_or("", |(_, r)| r.trim());
+        match self {
+            Failing::ErrOrNone => ret.starts_with("Result<") || ret.starts_with("Option<"),
+            Failing::OtherVariant { ty, .. } => last_segment_of(ret) == *ty,
+        }
+    }
+
+    /// For a `match value { earlier.. => .., pattern => site }` where
+    /// `value` calls a fn with this signature: what the site's arm takes
+    /// of its result, when it is a failure.
+    pub(super) fn of_arm(signature: &str, pattern: &str, earlier: &[String]) -> Option<Failing> {
+        let ret = signature.rsplit_once("->")?.1.trim();
+        if ret.starts_with("Result<") || ret.starts_with("Option<") {
+            let failing = pattern == "_" || pattern.starts_with("Err") || pattern == "None";
+            return failing.then_some(Failing::ErrOrNone);
+        }
+        let ty = last_segment_of(ret);
+        let head = format!("{ty}::");
+        let ok: Vec<String> = earlier
+            .iter()
+            .filter_map(|p| p.strip_prefix(&head))
+            .map(|v| {
+                v.chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect()
+            })
+            .collect();
+        (!ok.is_empty() && (pattern == "_" || pattern.starts_with(&head)))
+            .then_some(Failing::OtherVariant { ty, ok })
+    }
+}
+
 /// Whether `receiver` computes a float arithmetic result: a binary `+ - * /
 /// %`, a call of `add`/`sub`/`mul`/`div`/`rem`, or a `macro_rules!`
 /// metavariable method (`.$method(..)`) whose invocations, as listed in the
@@ -283,12 +386,10 @@ impl Analyzer {
     /// What `expect`/`unwrap` is called on: `Option` or `Result` when the
     /// code tells, and — for a crate fn — where it returns `None`/`Err`.
     /// `context` holds the facts gathered so far about the site.
-    pub(super) fn receiver_facts(
-        &self,
-        b: &mut Builder,
-        receiver: &str,
-        context: &[Fact],
-    ) -> Option<bool> {
+    /// The crate fn a value ends by calling (`self.try_x(n)`,
+    /// `Type::f(..)`): the called name, whether a field of the result is
+    /// taken (`f(..).0`), and the fn when the crate has one of that name.
+    pub(super) fn called_fn(&self, receiver: &str) -> (String, bool, Option<usize>) {
         // The last call in the receiver.
         let head = receiver.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit());
         let callee: String = {
@@ -328,11 +429,6 @@ impl Analyzer {
             f.chars()
                 .all(|c| c.is_ascii_digit() || c.is_alphanumeric() || c == '_')
         });
-        let mut is_option = if field_access {
-            None
-        } else {
-            std_returns_option(&callee)
-        };
         // `Type::callee(..)`: that type's fn before any namesake.
         let qualifier = head
             .split(&format!("::{callee}"))
@@ -351,7 +447,23 @@ impl Analyzer {
             .iter()
             .find(|(_, f)| matches!(&f.owner, Owner::Impl { ty, .. } if *ty == qualifier))
             .or_else(|| candidates.first())
-            .copied();
+            .map(|(i, _)| *i);
+        (callee, field_access, local)
+    }
+
+    pub(super) fn receiver_facts(
+        &self,
+        b: &mut Builder,
+        receiver: &str,
+        context: &[Fact],
+    ) -> Option<bool> {
+        let (callee, field_access, local) = self.called_fn(receiver);
+        let mut is_option = if field_access {
+            None
+        } else {
+            std_returns_option(&callee)
+        };
+        let local = local.map(|i| (i, &self.symbols.fns[i]));
         if let Some((fi, f)) = local {
             let ret = f
                 .signature
@@ -366,7 +478,12 @@ impl Analyzer {
                     }
                 }
             }
-            self.failure_points(b, fi, field_access, 0);
+            self.failure_points(b, fi, field_access, 0, &Failing::ErrOrNone);
+            if !field_access {
+                self.callee_doc_fact(b, fi);
+                self.freed_key_fact(b, fi);
+            }
+            self.thread_local_fact(b, fi);
             if f.text.contains("is_nan()") && float_arithmetic(receiver, context) {
                 b.push(
                     FactKind::Mechanism,
@@ -382,14 +499,53 @@ impl Analyzer {
         is_option
     }
 
-    /// Where a crate fn gives up: its `Err(..)`/`None` returns with their
-    /// guards, and the checked arithmetic it relies on.
+    /// For a site in the arm `pattern` of `match value { .. }` where
+    /// `value` calls a crate fn and the arm takes its failures: where that
+    /// fn fails, and its doc.
+    pub(super) fn arm_failure_facts(
+        &self,
+        b: &mut Builder,
+        value: &str,
+        pattern: &str,
+        earlier: &[String],
+    ) {
+        if !value.trim_end().ends_with(')') || b.seen(&format!("armfail:{value}")) {
+            return;
+        }
+        let (_, field_access, Some(fi)) = self.called_fn(value) else {
+            return;
+        };
+        let Some(failing) = Failing::of_arm(&self.symbols.fns[fi].signature, pattern, earlier)
+        else {
+            return;
+        };
+        if field_access {
+            return;
+        }
+        let mut sub = Builder::default();
+        self.failure_points(&mut sub, fi, false, 0, &failing);
+        self.callee_doc_fact(&mut sub, fi);
+        for f in sub.facts {
+            let kind = match f.kind {
+                FactKind::Receiver => FactKind::Failure,
+                k => k,
+            };
+            if !b.seen(&f.text) {
+                b.push(kind, f.text, f.path.zip(f.line), None);
+            }
+        }
+    }
+
+    /// Where a crate fn gives up: its failing returns (`Err(..)`/`None`,
+    /// or the variants `failing` names) with their guards, and the checked
+    /// arithmetic it relies on.
     pub(super) fn failure_points(
         &self,
         b: &mut Builder,
         fi: usize,
         field_access: bool,
         depth: usize,
+        failing: &Failing,
     ) {
         let f = &self.symbols.fns[fi];
         let Some(pf) = self.files.get(&f.path) else {
@@ -401,12 +557,10 @@ impl Analyzer {
             let Some(l) = lines.get(ln as usize - 1) else {
                 continue;
             };
-            let col = l.find("Err(").or_else(|| {
-                l.match_indices("None")
-                    .find(|(i, _)| mentions(&l[*i..], "None"))
-                    .map(|(i, _)| i)
-            });
-            let Some(col) = col else { continue };
+            if l.trim_start().starts_with("//") {
+                continue;
+            }
+            let Some(col) = failing.find(l) else { continue };
             if n == 4 {
                 break;
             }
@@ -415,17 +569,29 @@ impl Analyzer {
                 .tree_at(ln, col)
                 .map(|t| syntax::guards_at(t, &pf.file.text, ln, col))
                 .unwrap_or_default();
-            let Some(g) = guards.first() else { continue };
+            if guards.is_empty() {
+                continue;
+            }
+            // The innermost guard and the one around it.
+            let when: Vec<String> = guards
+                .iter()
+                .take(2)
+                .map(|g| {
+                    crate::sections::lower_first(&guard_text(g))
+                        .trim_start_matches("it runs only when ")
+                        .trim_start_matches("it runs when ")
+                        .trim_end_matches('.')
+                        .to_string()
+                })
+                .collect();
             let what = l.trim().trim_end_matches([',', ';']);
             let what: String = what.chars().take(90).collect();
             b.push(
                 FactKind::Receiver,
                 format!(
-                    "`{}` gives `{what}` when {}",
+                    "`{}` gives `{what}` when {}.",
                     f.qualified(),
-                    crate::sections::lower_first(&guard_text(g))
-                        .trim_start_matches("it runs only when ")
-                        .trim_start_matches("it runs when ")
+                    when.join(", and ")
                 ),
                 Some((f.path.clone(), ln)),
                 None,
@@ -433,17 +599,34 @@ impl Analyzer {
             n += 1;
         }
         if n == 0 && depth < 2 {
-            // A fn that only passes on another crate fn's failure.
-            for c in self.calls_in_fn[fi]
+            // A fn that only passes on another crate fn's failure: a call
+            // whose failure it forwards (`?`, `.ok_or(..)`, `.map_err(..)`)
+            // first. A method of a field (`self.items.get(..)`) is the
+            // field type's, not a namesake here.
+            let forwards = |c: &Call| {
+                lines.get(c.line as usize - 1).is_some_and(|l| {
+                    let after = l.get(c.column as usize..).unwrap_or("");
+                    let tail = l.trim_start().trim_start_matches("return ");
+                    after.contains(")?")
+                        || [".ok_or", ".map_err"].iter().any(|m| after.contains(m))
+                        || tail.starts_with(&format!("{}(", c.name))
+                })
+            };
+            let mut calls: Vec<&Call> = self.calls_in_fn[fi]
                 .iter()
                 .map(|&ci| &self.symbols.calls[ci])
-            {
-                let next = self.namesakes(&c.name).into_iter().find(|&i| {
-                    i != fi && {
-                        let r = &self.symbols.fns[i].signature;
-                        r.contains("-> Result<") || r.contains("-> Option<")
-                    }
-                });
+                .filter(|c| {
+                    !c.receiver
+                        .as_deref()
+                        .is_some_and(|r| r.starts_with("self."))
+                })
+                .collect();
+            calls.sort_by_key(|c| !forwards(c));
+            for c in calls {
+                let next = self
+                    .namesakes(&c.name)
+                    .into_iter()
+                    .find(|&i| i != fi && failing.returned_by(&self.symbols.fns[i].signature));
                 if let Some(next) = next {
                     b.push(
                         FactKind::Receiver,
@@ -455,7 +638,7 @@ impl Analyzer {
                         Some((c.path.clone(), c.line)),
                         None,
                     );
-                    self.failure_points(b, next, field_access, depth + 1);
+                    self.failure_points(b, next, field_access, depth + 1, failing);
                     break;
                 }
             }
@@ -503,6 +686,154 @@ impl Analyzer {
                 None,
             );
         }
+    }
+
+    /// For a fn whose check reads a `thread_local!` static
+    /// (`ENTERED.with(..)`): the state is per thread.
+    pub(super) fn thread_local_fact(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Some((name, path, line)) = self
+            .thread_locals
+            .iter()
+            .find(|(n, _, _)| f.text.contains(&format!("{n}.with(")))
+            .cloned()
+        else {
+            return;
+        };
+        if b.seen(&format!("threadlocal:{name}")) {
+            return;
+        }
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{}` reads the thread-local `{name}` (declared with `thread_local!`, {path}:{line}): that state is per thread, so the check concerns only the calling thread; code running on another thread (`std::thread::spawn`) starts from that thread's own value.",
+                f.qualified()
+            ),
+            Some((path, line)),
+            None,
+        );
+    }
+
+    /// For a method that stores a key-like parameter in a field of its
+    /// type (`self.next = key`) that public methods returning such a key
+    /// read (`insert` returning `self.next`): a freed key is handed out
+    /// again, so a key kept after its removal is stale.
+    pub(super) fn freed_key_fact(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let body: String = f.text.split_whitespace().collect();
+        let params = f.signature.split_once('(').map_or("", |(_, p)| p);
+        let params = params.split(')').next().unwrap_or("");
+        for p in params.split(',') {
+            let Some((name, pty)) = p.split_once(':') else {
+                continue;
+            };
+            let name = name.trim().trim_start_matches("mut ");
+            let pty = pty.trim();
+            let key_like = ["usize", "u32", "u64"].contains(&pty)
+                || ["Key", "Id", "Index"].iter().any(|k| pty.ends_with(k));
+            if !key_like {
+                continue;
+            }
+            let Some(field) = body.split(&format!("={name};")).next().and_then(|before| {
+                let (_, field) = before.rsplit_once("self.")?;
+                (!field.is_empty() && field.chars().all(|c| c.is_alphanumeric() || c == '_'))
+                    .then(|| field.to_string())
+            }) else {
+                continue;
+            };
+            if !body.contains(&format!("self.{field}={name};")) {
+                continue;
+            }
+            let readers: Vec<String> = self
+                .symbols
+                .fns
+                .iter()
+                .filter(|g| {
+                    !g.is_test
+                        && g.is_pub
+                        && g.name != f.name
+                        && matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty)
+                        && g.signature
+                            .rsplit_once("->")
+                            .is_some_and(|(_, r)| r.trim() == pty)
+                        && mentions(&g.text, &format!("self.{field}"))
+                })
+                .take(4)
+                .map(|g| format!("`{}`", g.qualified()))
+                .collect();
+            if readers.is_empty() || b.seen(&format!("freedkey:{ty}:{field}")) {
+                continue;
+            }
+            b.push(
+                FactKind::Mechanism,
+                format!(
+                    "`{}` stores the `{name}` it frees in `self.{field}`, which {} read to hand out a new `{pty}`: a freed `{name}` is reused by the next insertion, so a `{name}` kept after its removal is stale and may name another value (or none).",
+                    f.qualified(),
+                    readers.join(", ")
+                ),
+                Some((f.path.clone(), f.lines.0)),
+                None,
+            );
+        }
+    }
+
+    /// For a public fn that makes a value (no `self`): the other public
+    /// fns of the same module or type returning the same type that do not
+    /// call it, a way to the value without this check.
+    pub(super) fn sibling_maker_facts(&self, b: &mut Builder, fi: usize) {
+        let f = &self.symbols.fns[fi];
+        let takes_self = |g: &FnDef| {
+            let params = g.signature.split_once('(').map_or("", |(_, p)| p);
+            mentions(params.split(')').next().unwrap_or(""), "self")
+        };
+        let ret = |g: &FnDef| -> String {
+            g.signature
+                .rsplit_once("->")
+                .map(|(_, r)| r.split_whitespace().collect::<Vec<_>>().join(" "))
+                .unwrap_or_default()
+        };
+        let r = ret(f);
+        if !f.is_pub || f.is_test || takes_self(f) || r.is_empty() || r == "Self" {
+            return;
+        }
+        let siblings: Vec<String> = self
+            .symbols
+            .fns
+            .iter()
+            .filter(|g| {
+                let same_owner = match (&g.owner, &f.owner) {
+                    (Owner::Module, Owner::Module) => g.path == f.path,
+                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => a == c,
+                    _ => false,
+                };
+                same_owner
+                    && g.is_pub
+                    && !g.is_test
+                    && g.name != f.name
+                    && !takes_self(g)
+                    && ret(g) == r
+                    && !mentions(&g.text, &f.name)
+            })
+            .take(4)
+            .map(|g| format!("`{}`", g.qualified()))
+            .collect();
+        if siblings.is_empty() || b.seen(&format!("siblings:{fi}")) {
+            return;
+        }
+        b.push(
+            FactKind::Alternative,
+            format!(
+                "{} also return{} `{r}` without going through `{}` and its check.",
+                siblings.join(", "),
+                if siblings.len() == 1 { "s" } else { "" },
+                f.qualified()
+            ),
+            Some((f.path.clone(), f.lines.0)),
+            None,
+        );
     }
 
     /// A fallible sibling of the thrower or of the public fns reaching it
@@ -586,14 +917,19 @@ impl Analyzer {
             {
                 continue;
             }
-            if matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty) && g.name != "new" {
+            // The type's own methods use a value; its associated fns
+            // returning `Self` make one.
+            let own = matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty);
+            let params = g.signature.split_once('(').map_or("", |(_, p)| p);
+            if own && mentions(params.split(')').next().unwrap_or(""), "self") {
                 continue;
             }
             let ret = g.signature.rsplit_once("->").map(|(_, r)| r).unwrap_or("");
             let body: String = g.text.split_whitespace().collect();
             let builds = body.contains(&format!("{ty}{{"))
                 || body.contains(&format!("{ty}::new("))
-                || (mentions(ret, ty) && !mentions(ret, "Self"));
+                || (mentions(ret, ty) && !mentions(ret, "Self"))
+                || (own && mentions(ret, "Self"));
             if builds && g.name != f.name && !makers.contains(&g.qualified()) {
                 makers.push(g.qualified());
                 maker_ids.push(gi);

@@ -181,10 +181,15 @@ impl Analyzer {
                     break;
                 }
                 let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
+                let doc = summary(
+                    self.files
+                        .get(&m.path)
+                        .and_then(|pf| doc_comment_above(&pf.file.text, m.line as usize)),
+                );
                 b.push(
                     FactKind::PublicEntry,
                     format!(
-                        "The exported macro `{}!` reaches it: its expansion calls `{}` ({}).",
+                        "The exported macro `{}!` reaches it: its expansion calls `{}` ({}).{doc}",
                         m.name,
                         f.name,
                         std::iter::once(format!("`{}!`", m.name))
