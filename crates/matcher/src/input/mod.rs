@@ -516,7 +516,8 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
 /// A Python exception as a message: its text, where it was raised, its
 /// frames, and its type's module as the target that names the package.
 fn exception_message(e: python::Exception, origin: Origin, layer: u32) -> Message {
-    let mut m = Message::new(e.text, origin, layer);
+    let text = python::exception_text(&e.text).unwrap_or(e.text);
+    let mut m = Message::new(text, origin, layer);
     m.location = e.location;
     m.frames = e.frames.into_iter().map(Frame::at).collect();
     m.target = e

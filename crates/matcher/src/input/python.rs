@@ -230,6 +230,52 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
     Some((kind, c.name("msg").map_or("", |m| m.as_str()).to_string()))
 }
 
+/// The message an exception's printed text carries: `str()` of an
+/// exception raised with several arguments prints their tuple
+/// (`('msg', Attribute(...))`), and `KeyError` prints its argument's
+/// `repr` (`"['a'] not found"`); the message is the first string then,
+/// when it reads as a sentence (a key alone, `'a'`, stays as printed).
+pub fn exception_text(text: &str) -> Option<String> {
+    let t = text.trim();
+    let (s, rest) = match t.strip_prefix('(') {
+        Some(args) => {
+            let (s, rest) = string_repr(args)?;
+            rest.trim_start().starts_with(',').then_some((s, rest))?
+        }
+        None => string_repr(t)?,
+    };
+    let whole = t.starts_with('(') || rest.is_empty();
+    (whole && s.trim().contains(' ')).then_some(s)
+}
+
+/// The string a Python `repr` of a `str` at the start of `s` prints
+/// (`'it''s'` escapes decoded), and what follows it.
+fn string_repr(s: &str) -> Option<(String, &str)> {
+    let q = s.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                let (_, e) = chars.next()?;
+                match e {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    '\\' | '\'' | '"' => out.push(e),
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                    }
+                }
+            }
+            c if c == q => return Some((out, &s[i + 1..])),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// Reads a traceback from line `*i` (its `Traceback` line) through the
 /// exception's message; `*i` ends after it.
 pub fn traceback(lines: &[&str], i: &mut usize) -> Option<Exception> {
@@ -550,6 +596,29 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         ] {
             assert_eq!(exception_line(not, true), None, "{not}");
         }
+    }
+
+    #[test]
+    fn an_exception_of_several_arguments_says_its_first() {
+        // attrs raises `ValueError(msg, attr, options, value)`.
+        let t = "(\"'proto' must be in ['tcp', 'udp'] (got 'icmp')\", Attribute(name='proto'), ['tcp', 'udp'], 'icmp')";
+        assert_eq!(
+            exception_text(t).as_deref(),
+            Some("'proto' must be in ['tcp', 'udp'] (got 'icmp')")
+        );
+        // `KeyError` prints its argument's repr.
+        assert_eq!(
+            exception_text("\"['price'] not found in axis\"").as_deref(),
+            Some("['price'] not found in axis")
+        );
+        assert_eq!(
+            exception_text("'it\\'s gone away'").as_deref(),
+            Some("it's gone away")
+        );
+        // A key alone, or a quote that does not hold the whole text.
+        assert_eq!(exception_text("'price'"), None);
+        assert_eq!(exception_text("'a b' is not 'c d'"), None);
+        assert_eq!(exception_text("(1, 2)"), None);
     }
 
     #[test]
