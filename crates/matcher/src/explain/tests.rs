@@ -350,3 +350,30 @@ fn of_messages_at_one_layer_a_whole_template_leads_a_part_of_one() {
     );
     assert_eq!(x.matches[0].repo, "crate:sysprobe");
 }
+
+#[test]
+fn a_template_printing_the_whole_paste_leads_its_lines() {
+    // lark's `UnexpectedCharacters.__str__`: its first line, the excerpt,
+    // and what was expected; another package's `Expected {} {}` explains
+    // one of its lines alone.
+    let ix = index(
+        vec![
+            error(
+                "pypi:lark",
+                1,
+                Kind::Display,
+                "No terminal matches '{}' in the current parser context, at line {} col {}\n\n{}",
+                202,
+            ),
+            error("pypi:other", 2, Kind::Display, "Expected {} {}", 9),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "No terminal matches '2' in the current parser context, at line 1 col 3\n\n1 2\n  ^\nExpected one of:\n\t* OP\n",
+    );
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:lark", 202)
+    );
+}

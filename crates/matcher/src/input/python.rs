@@ -230,6 +230,29 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
     Some((kind, c.name("msg").map_or("", |m| m.as_str()).to_string()))
 }
 
+/// The further lines of a `warnings` message that began on the line
+/// before `from`: the module prints the message whole, then the source
+/// line `stacklevel` points at, indented by two spaces. The lines up to
+/// that source line (kept only when one is found before other Python
+/// output) and the index past it.
+pub fn warning_continuation<'a>(lines: &[&'a str], from: usize) -> Option<(Vec<&'a str>, usize)> {
+    for (k, line) in lines.iter().enumerate().skip(from).take(MAX_WARNING_LINES) {
+        let source = line
+            .strip_prefix("  ")
+            .is_some_and(|r| r.starts_with(|c: char| !c.is_whitespace()));
+        if source {
+            return Some((lines[from..k].to_vec(), k + 1));
+        }
+        if !line.starts_with(char::is_whitespace) && marks_python(line) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Lines of one warning's message read at most.
+const MAX_WARNING_LINES: usize = 200;
+
 /// The message an exception's printed text carries: `str()` of an
 /// exception raised with several arguments prints their tuple
 /// (`('msg', Attribute(...))`), and `KeyError` prints its argument's
@@ -619,6 +642,24 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         assert_eq!(exception_text("'price'"), None);
         assert_eq!(exception_text("'a b' is not 'c d'"), None);
         assert_eq!(exception_text("(1, 2)"), None);
+    }
+
+    #[test]
+    fn a_warning_message_runs_to_its_source_line() {
+        let text = "/app/x.py:14: MarkupResemblesLocatorWarning: The input looks like a filename.\n\nIf you meant to:\n\n    filehandle = open(name)\n    \n  BeautifulSoup(\"index.html\")\nnext";
+        let l = lines(text);
+        let (more, end) = warning_continuation(&l, 1).unwrap();
+        assert_eq!(
+            more.join("\n").trim(),
+            "If you meant to:\n\n    filehandle = open(name)"
+        );
+        assert_eq!(l[end], "next");
+        // One line, then its source line.
+        let l = lines("/a.py:1: UserWarning: w\n  f()\nWARNING:x:y");
+        assert_eq!(warning_continuation(&l, 1), Some((vec![], 2)));
+        // No source line before the next record: the message is one line.
+        let l = lines("/a.py:1: UserWarning: w\nWARNING:x:y\n  f()");
+        assert_eq!(warning_continuation(&l, 1), None);
     }
 
     #[test]
