@@ -514,6 +514,7 @@ impl Query<'_> {
             is_test: false,
             literal_chars: 0,
             shared_text: false,
+            constant_part: false,
         })
     }
 }
