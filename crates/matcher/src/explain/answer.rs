@@ -150,8 +150,10 @@ impl Query<'_> {
                 _ => 1,
             }
         };
-        // A template that prints several lines of the paste whole explains
-        // each of them: the lines' own answers are parts of it.
+        // A template of several lines that prints several lines of the
+        // paste whole explains each of them: the lines' own answers are
+        // parts of it (a one-line template whose hole took the other lines
+        // explains nothing of them).
         let spans = |mi: usize| {
             let l = &locals[mi];
             let mut cur = l.answer;
@@ -161,7 +163,10 @@ impl Query<'_> {
                 cur = l.matches[i].inner_of;
             }
             messages[mi].origin == input::Origin::Paragraph
-                && root.is_some_and(|r| l.matches[r].evidence.contains(&Evidence::Template))
+                && root.is_some_and(|r| {
+                    let k = &l.matches[r];
+                    k.evidence.contains(&Evidence::Template) && k.template.contains('\n')
+                })
         };
         order.sort_by(|&a, &b| {
             let (la, lb) = (&locals[a], &locals[b]);

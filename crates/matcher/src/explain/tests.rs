@@ -453,3 +453,26 @@ fn a_first_line_stands_alone_when_it_says_enough() {
     assert!(first_line(&t("one line of text that is long")).is_none());
     assert!(first_line(&t("a line of text that is long\n  ")).is_none());
 }
+
+#[test]
+fn a_one_line_template_whose_hole_took_other_lines_leads_nothing() {
+    // espflash's `Serial port: {}` matches the paste's first lines whole
+    // as a paragraph; its error is the line a template prints alone.
+    let ix = index(
+        vec![
+            error("crate:espflash", 1, Kind::Display, "Serial port: {}", 55),
+            error(
+                "crate:espflash",
+                1,
+                Kind::Display,
+                "Error while connecting to device",
+                21,
+            ),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "Serial port: /dev/tty0\nConnecting...\nUnable to connect, retrying...\n\nError while connecting to device\n",
+    );
+    assert_eq!(e.matches[0].line, 21);
+}
