@@ -120,7 +120,19 @@ impl<'a> Walker<'a> {
             }
             "identifier" | "attribute" => {
                 let name = last_segment(self.text(expr));
-                // `raise err` re-raises a value; `raise NotFound` makes one.
+                // `raise err` re-raises a value; `raise NotFound` makes one;
+                // `raise error` of an exception built earlier with a message
+                // (`error = ParseError.new(msg)`) raises that message.
+                if expr.kind() == "identifier" {
+                    let bound = self.message(expr);
+                    if bound.has_text() {
+                        self.use_strings(expr);
+                        let site =
+                            self.site(Kind::Raise, bound.template, node, node, bound.from_line);
+                        self.push(site, Condition::Always);
+                        return;
+                    }
+                }
                 let class_like =
                     name.starts_with(|c: char| c.is_ascii_uppercase()) && !is_constant_name(name);
                 if !class_like && !self.is_exception_name(name) {

@@ -379,7 +379,12 @@ impl<'a> Walker<'a> {
                 };
             }
         }
-        if self.is_exception_name(last_segment(fname)) {
+        // `ParseError(msg)`, or an alternative constructor of an exception
+        // class (`ParseError.new(msg, line=…)`).
+        let class = fname.rsplit_once('.').map(|(head, _)| last_segment(head));
+        if self.is_exception_name(last_segment(fname))
+            || class.is_some_and(|c| is_error_name(c) || self.exception_classes.contains(c))
+        {
             if let Some(m) = self.constructor_message(n, depth + 1) {
                 return m;
             }

@@ -207,6 +207,27 @@ fn hole_spec(conversion: &str, spec: &str) -> String {
     }
 }
 
+/// What a field whose expression is a plain string literal prints
+/// (`{'locatedExpr'!r}` prints `'locatedExpr'`): its text, or its `repr`
+/// under `!r`; none for any other expression or a format spec.
+fn constant_field(expr: &str, conversion: &str, spec: &str) -> Option<String> {
+    if !spec.is_empty() {
+        return None;
+    }
+    let q = expr.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let inner = expr.strip_prefix(q)?.strip_suffix(q)?;
+    if inner.is_empty() || inner.contains([q, '\\']) {
+        return None;
+    }
+    match conversion {
+        "" | "!s" => Some(inner.to_string()),
+        // `repr` quotes with `'` unless the text holds one and no `"`.
+        "!r" | "!a" if inner.contains('\'') && !inner.contains('"') => Some(format!("\"{inner}\"")),
+        "!r" | "!a" if !inner.contains('\'') => Some(format!("'{inner}'")),
+        _ => None,
+    }
+}
+
 /// The template of an f-string body: literal text decoded, `{{`/`}}` as
 /// one brace, each replacement field a hole (`arg` = the expression, `spec`
 /// = conversion and format spec); `{x=}` prints `x=` before the value.
@@ -256,10 +277,13 @@ pub fn fstring(body: &str, raw: bool) -> Template {
                     spec = &body[j + 1..e];
                     j = e;
                 }
-                t.push_hole(Hole {
-                    arg: expr.to_string(),
-                    spec: hole_spec(&conversion, spec),
-                });
+                match constant_field(expr, &conversion, spec) {
+                    Some(text) => t.push_lit(&text),
+                    None => t.push_hole(Hole {
+                        arg: expr.to_string(),
+                        spec: hole_spec(&conversion, spec),
+                    }),
+                }
                 i = char_boundary(body, j + 1);
                 seg = i;
             }
@@ -614,6 +638,12 @@ mod tests {
         assert_eq!(lit(r#"f"{a != b}\n""#), "<a != b|>\n");
         assert_eq!(lit(r#"rf"\d{n}""#), "\\d<n|>");
         assert_eq!(lit(r#"f"{d["k"]}""#), "<d[\"k\"]|>");
+        // A string literal in a field prints itself.
+        assert_eq!(
+            lit(r#"f"{'locatedExpr'!r} deprecated - use {"Located"} {'a'}x""#),
+            "'locatedExpr' deprecated - use Located ax"
+        );
+        assert_eq!(lit(r#"f"{"it's"!r} {'a':>4}""#), "\"it's\" <'a'|>4>");
     }
 
     #[test]

@@ -114,6 +114,22 @@ fn raise_message_bound_earlier() {
 }
 
 #[test]
+fn raise_an_exception_built_earlier_by_an_alternative_constructor() {
+    // sqlglot's `raise_error`: the message formatted, the error made by a
+    // classmethod, raised (or kept) later.
+    let text = "def f(self, message, token):\n    formatted = f\"{message}. Line {token.line}.\"\n    error = ParseError.new(formatted, line=token.line)\n    if self.immediate:\n        raise error\n";
+    let x = extract("pkg/mod.py", text);
+    let s = &x.candidates[0].site;
+    assert_eq!((s.kind, s.line, s.report_line), (Kind::Raise, 2, 5));
+    assert_eq!(render(&s.template), "{message}. Line {token.line}.");
+    // A value re-raised is no site of its own.
+    assert_eq!(
+        sites("def f():\n    try:\n        g()\n    except E as err:\n        raise err\n"),
+        vec![]
+    );
+}
+
+#[test]
 fn raise_module_constant_makes_const() {
     let text = "NOT_FOUND = \"no such thing\"\n\ndef f():\n    raise E(NOT_FOUND)\n";
     let x = extract("pkg/mod.py", text);

@@ -266,6 +266,36 @@ fn format_literal(text: &str) -> Template {
     t
 }
 
+/// Literal characters a template's first line needs to stand alone.
+const MIN_FIRST_LINE: usize = 16;
+
+/// The first line of a template whose text goes on over further lines
+/// (`"Working outside of application context.\n\nThis typically…"`),
+/// when it says enough alone: [`MIN_FIRST_LINE`] literal characters, two
+/// words or more.
+pub(crate) fn first_line(t: &Template) -> Option<Template> {
+    let mut head = Template::new();
+    let pieces = t.pieces();
+    for (i, p) in pieces.iter().enumerate() {
+        match p {
+            Piece::Hole(h) => head.push_hole(h.clone()),
+            Piece::Lit(s) => {
+                let Some((line, rest)) = s.split_once('\n') else {
+                    head.push_lit(s);
+                    continue;
+                };
+                head.push_lit(line.trim_end());
+                let goes_on = !rest.trim().is_empty() || pieces.len() > i + 1;
+                let text: String = head.literals().collect();
+                let says = text.trim().chars().count() >= MIN_FIRST_LINE
+                    && crate::pattern::words(&text).count() >= 2;
+                return (goes_on && says).then_some(head);
+            }
+        }
+    }
+    None
+}
+
 /// Crate names, each numbered once in order of first sight.
 #[derive(Default)]
 struct Names {
@@ -420,13 +450,26 @@ impl Index {
         let mut entries = Vec::with_capacity(errors.len());
         let mut filed: Vec<(u32, u32)> = Vec::with_capacity(errors.len());
         let mut filed_literals = Vec::new();
-        let mut errors = errors.into_iter().peekable();
+        // A message of several lines is often pasted by its first line
+        // alone (Python's `Type: message` line prints no more): each such
+        // template also stands as its first line, an entry of its own
+        // that no location names (the whole template stands there).
+        let mut errors = errors
+            .into_iter()
+            .flat_map(|e| {
+                let head = first_line(&e.template).map(|template| MatchEntry {
+                    template,
+                    ..e.clone()
+                });
+                std::iter::once((e, false)).chain(head.map(|h| (h, true)))
+            })
+            .peekable();
         let mut literals_left = literals.iter().zip(templates).enumerate().peekable();
         loop {
             // The next entry, unless a literal of an earlier snapshot is due.
             let literal_due = match (errors.peek(), literals_left.peek()) {
                 (None, None) => break,
-                (Some(e), Some((_, (l, _)))) => l.snapshot_id < e.snapshot_id,
+                (Some((e, _)), Some((_, (l, _)))) => l.snapshot_id < e.snapshot_id,
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
             };
@@ -437,14 +480,14 @@ impl Index {
                 }
                 continue;
             }
-            let error = errors.next().expect("an entry was peeked");
+            let (error, head) = errors.next().expect("an entry was peeked");
             let i = entries.len();
             snapshots
                 .entry((error.repo.clone(), error.revision.clone()))
                 .or_insert(error.snapshot_id);
             let pid = add(&error.template, has_debug_suffix(error.kind));
             filed.push((pid, i as u32));
-            for (si, s) in error.sites.iter().enumerate() {
+            for (si, s) in error.sites.iter().enumerate().filter(|_| !head) {
                 by_line
                     .entry((file_name(&s.path).to_string(), s.report_line))
                     .or_default()

@@ -11,8 +11,85 @@ const BUDGET: u32 = 20_000;
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Seg {
     Lit(String),
-    /// A hole, with the argument it prints.
-    Hole(String),
+    /// A hole, with the argument it prints and what its text can be.
+    Hole(String, Class),
+}
+
+/// What a hole's spec lets it print: any text, or (Python's `!r`/`!a`
+/// conversions, `%r`) a value's `repr`, or (`%d`, `{:d}`) an integer.
+/// Rust's specs (`?`, `#?`, `>8`, `x`) print any text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Any,
+    Repr,
+    Int,
+}
+
+impl Class {
+    /// The class a hole's spec gives it.
+    fn of(spec: &str) -> Class {
+        if spec.starts_with("!r") || spec.starts_with("!a") {
+            return Class::Repr;
+        }
+        // `%d`, `%5d`, `%-3i`, `{:d}`, `{:02d}` (Rust has no `d`).
+        let body = spec.trim_start_matches(['#', '0', '-', ' ', '+']);
+        let digits = body.trim_start_matches(|c: char| c.is_ascii_digit());
+        if matches!(digits, "d" | "i" | "u") {
+            return Class::Int;
+        }
+        Class::Any
+    }
+
+    /// Whether a hole of this class can have printed `v`.
+    fn admits(self, v: &str) -> bool {
+        match self {
+            Class::Any => true,
+            Class::Int => {
+                let d = v.trim().strip_prefix(['-', '+']).unwrap_or(v.trim());
+                !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit())
+            }
+            Class::Repr => is_repr(v.trim()),
+        }
+    }
+}
+
+/// Whether `v` reads as what Python's `repr` prints: a quoted string
+/// (`'a b'`, `b"x"`), a bracketed or angled value (`[1, 2]`, `{..}`,
+/// `<Foo at 0x1>`), a call-like value (`Decimal('1')`, `Point(x=1)`), a
+/// number, or one token without spaces (a custom `__repr__`, `None`).
+fn is_repr(v: &str) -> bool {
+    let Some(first) = v.chars().next() else {
+        return false;
+    };
+    let last = v.chars().next_back().unwrap_or(first);
+    // A string's prefix (`b`, `rb`) is at most two letters.
+    let prefix = v
+        .char_indices()
+        .take(3)
+        .find(|(_, c)| !matches!(c, 'b' | 'r' | 'u' | 'B' | 'R' | 'U'))
+        .filter(|&(_, c)| c == '\'' || c == '"');
+    if let Some((i, q)) = prefix {
+        return v.len() >= i + 2 && v.ends_with(q);
+    }
+    let opens = matches!(first, '[' | '(' | '{' | '<');
+    if opens {
+        return matches!(
+            (first, last),
+            ('[', ']') | ('(', ')') | ('{', '}') | ('<', '>')
+        );
+    }
+    // `Name(...)`, `mod.Name<...>`.
+    if let Some(open) = v.find(['(', '<', '[', '{']) {
+        let head = &v[..open];
+        let named = !head.is_empty()
+            && head
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        if named && matches!(last, ')' | '>' | ']' | '}') {
+            return true;
+        }
+    }
+    !v.contains(char::is_whitespace)
 }
 
 /// A compiled template.
@@ -121,8 +198,10 @@ impl Pattern {
                 }
                 Piece::Hole(h) => {
                     line_start_hole = after_break;
-                    if !matches!(segs.last(), Some(Seg::Hole(_))) {
-                        segs.push(Seg::Hole(h.arg.clone()));
+                    match segs.last_mut() {
+                        // Adjacent holes print one run of any text.
+                        Some(Seg::Hole(_, class)) => *class = Class::Any,
+                        _ => segs.push(Seg::Hole(h.arg.clone(), Class::of(&h.spec))),
                     }
                 }
             }
@@ -143,7 +222,7 @@ impl Pattern {
             .iter()
             .map(|s| match s {
                 Seg::Lit(l) => l.chars().count(),
-                Seg::Hole(_) => 0,
+                Seg::Hole(..) => 0,
             })
             .sum();
         let literal_weight = segs
@@ -153,7 +232,7 @@ impl Pattern {
                     let n = l.trim().chars().count() as f64;
                     n * (n / FULL_RUN).min(1.0)
                 }
-                Seg::Hole(_) => 0.0,
+                Seg::Hole(..) => 0.0,
             })
             .sum();
         // std's suffix: neither literal length nor weight of the template.
@@ -161,7 +240,7 @@ impl Pattern {
         if debug_suffix && !segs.is_empty() {
             optional_from = Some(segs.len());
             segs.push(Seg::Lit(": ".into()));
-            segs.push(Seg::Hole("error".into()));
+            segs.push(Seg::Hole("error".into(), Class::Any));
         }
         let mut hasher = std::hash::DefaultHasher::new();
         for s in &segs {
@@ -195,7 +274,7 @@ impl Pattern {
                 && self.segs.len() == other.segs.len()
                 && self.segs.iter().zip(&other.segs).all(|pair| match pair {
                     (Seg::Lit(a), Seg::Lit(b)) => a == b,
-                    (Seg::Hole(_), Seg::Hole(_)) => true,
+                    (Seg::Hole(_, a), Seg::Hole(_, b)) => a == b,
                     _ => false,
                 }))
     }
@@ -215,7 +294,7 @@ impl Pattern {
             let Seg::Lit(l) = seg else { continue };
             let mut ws: Vec<&str> = words(l).collect();
             let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let hole = |j: usize| matches!(self.segs.get(j), Some(Seg::Hole(_)));
+            let hole = |j: usize| matches!(self.segs.get(j), Some(Seg::Hole(..)));
             if i + 1 < n && hole(i + 1) && glued(l.chars().last()) {
                 ws.pop();
             }
@@ -235,12 +314,12 @@ impl Pattern {
     /// True when the template begins with a hole (`{} at line {}`): a
     /// wrapper around what precedes its literal text.
     pub fn starts_with_hole(&self) -> bool {
-        matches!(self.segs.first(), Some(Seg::Hole(_)))
+        matches!(self.segs.first(), Some(Seg::Hole(..)))
     }
 
     /// True when the template ends with a hole.
     pub fn ends_with_hole(&self) -> bool {
-        matches!(self.segs.last(), Some(Seg::Hole(_)))
+        matches!(self.segs.last(), Some(Seg::Hole(..)))
     }
 
     /// Characters of literal text, runs shorter than a few words counting
@@ -271,7 +350,7 @@ impl Pattern {
     pub fn literals(&self) -> impl Iterator<Item = &str> {
         self.segs.iter().filter_map(|s| match s {
             Seg::Lit(l) => Some(l.as_str()),
-            Seg::Hole(_) => None,
+            Seg::Hole(..) => None,
         })
     }
 
@@ -318,7 +397,7 @@ impl Pattern {
     /// What each hole of a match took from `text` (the text it was found in).
     pub fn captures(&self, found: &Found, text: &str) -> Vec<Capture> {
         let holes = self.segs.iter().filter_map(|s| match s {
-            Seg::Hole(a) => Some(a),
+            Seg::Hole(a, _) => Some(a),
             Seg::Lit(_) => None,
         });
         holes
@@ -379,9 +458,13 @@ impl Pattern {
                     None
                 }
             }
-            Seg::Hole(_) => match self.segs.get(si + 1) {
+            Seg::Hole(_, class) => match self.segs.get(si + 1) {
                 None => {
+                    // Unanchored, a trailing hole takes nothing.
                     let end = if anchored { text.len() } else { ti };
+                    if anchored && !class.admits(&text[ti..end]) {
+                        return None;
+                    }
                     caps.push((ti, end));
                     Some(end)
                 }
@@ -391,6 +474,14 @@ impl Pattern {
                         memchr::memmem::find(&text.as_bytes()[from..], next.as_bytes())
                     {
                         let pos = from + off;
+                        if !class.admits(&text[ti..pos]) {
+                            if *budget == 0 {
+                                return None;
+                            }
+                            *budget -= 1;
+                            from = pos + text[pos..].chars().next().map_or(1, char::len_utf8);
+                            continue;
+                        }
                         caps.push((ti, pos));
                         if let Some(end) = self.glob(si + 1, text, pos, caps, anchored, budget) {
                             return Some(end);
@@ -410,7 +501,7 @@ impl Pattern {
                     }
                     None
                 }
-                Some(Seg::Hole(_)) => unreachable!("adjacent holes are merged"),
+                Some(Seg::Hole(..)) => unreachable!("adjacent holes are merged"),
             },
         }
     }
@@ -557,6 +648,68 @@ pub(crate) mod tests {
         assert!(!a.same_shape(&p(&["bad ", "$x", " here", "$z"])));
         // `expect`'s optional suffix is part of the shape.
         assert!(!a.same_shape(&Pattern::new(&t(&["bad ", "$x", " here"]), true)));
+    }
+
+    /// A template from literal parts and `$arg:spec` holes.
+    fn specced(parts: &[&str]) -> Pattern {
+        let mut t = Template::new();
+        for p in parts {
+            match p.strip_prefix('$') {
+                Some(h) => {
+                    let (arg, spec) = h.split_once(':').unwrap_or((h, ""));
+                    t.push_hole(Hole {
+                        arg: arg.into(),
+                        spec: spec.into(),
+                    })
+                }
+                None => t.push_lit(p),
+            }
+        }
+        Pattern::new(&t, false)
+    }
+
+    #[test]
+    fn a_repr_hole_takes_only_what_repr_prints() {
+        // `f"{x!r} in {y!r}"` does not explain prose that says " in ".
+        let p = specced(&["$x:!r", " in ", "$y:!r"]);
+        assert!(p
+            .full("The input passed in on this line looks more like a filename")
+            .is_none());
+        for ok in [
+            "'a' in 'b c'",
+            "[1, 2] in {'k': 3}",
+            "<Foo at 0x7f> in Point(x=1, y=2)",
+            "b'x' in -1.5",
+            "None in frozenset({1})",
+        ] {
+            assert!(p.full(ok).is_some(), "{ok}");
+        }
+        // The hole skips a literal that is inside the quoted value.
+        let text = "'a in b' in 'c'";
+        let f = p.full(text).unwrap();
+        assert_eq!(p.captures(&f, text)[0].value, "'a in b'");
+        // `click`'s `Invalid value for '{name}': {arg!r}` is not a
+        // message that goes on in words.
+        let p = specced(&["Invalid value for '", "$name", "': ", "$arg:!r"]);
+        assert!(p
+            .full("Invalid value for '[SRC]': Path 'missing.csv' does not exist.")
+            .is_none());
+        assert!(p.full("Invalid value for 'n': 'x'").is_some());
+        // Rust's `{:?}` and Python's `!s` print anything.
+        let p = specced(&["$x:?", " in ", "$y:!s"]);
+        assert!(p.full("any words in any words").is_some());
+    }
+
+    #[test]
+    fn an_integer_hole_takes_digits() {
+        let p = specced(&["at line ", "$l:d", " col ", "$c:5d"]);
+        assert!(p.full("at line 3 col -12").is_some());
+        assert!(p.full("at line three col 1").is_none());
+        // Holes side by side print one run of any text.
+        let p = specced(&["n=", "$a:d", "$b:!r"]);
+        assert!(p.full("n=1'x'").is_some());
+        // Other shapes than the same literals with other holes.
+        assert!(!specced(&["a ", "$x:!r"]).same_shape(&specced(&["a ", "$x"])));
     }
 
     #[test]

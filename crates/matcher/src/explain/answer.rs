@@ -168,12 +168,31 @@ impl Query<'_> {
                 _ => 1,
             }
         };
+        // A template of several lines that prints several lines of the
+        // paste whole explains each of them: the lines' own answers are
+        // parts of it (a one-line template whose hole took the other lines
+        // explains nothing of them).
+        let spans = |mi: usize| {
+            let l = &locals[mi];
+            let mut cur = l.answer;
+            let mut root = None;
+            while let Some(i) = cur {
+                root = Some(i);
+                cur = l.matches[i].inner_of;
+            }
+            messages[mi].origin == input::Origin::Paragraph
+                && root.is_some_and(|r| {
+                    let k = &l.matches[r];
+                    k.evidence.contains(&Evidence::Template) && k.template.contains('\n')
+                })
+        };
         order.sort_by(|&a, &b| {
             let (la, lb) = (&locals[a], &locals[b]);
             lb.answer
                 .is_some()
                 .cmp(&la.answer.is_some())
                 .then(ended(b).cmp(&ended(a)))
+                .then(spans(b).cmp(&spans(a)))
                 .then(whole(lb).cmp(&whole(la)))
                 .then(messages[b].layer.cmp(&messages[a].layer))
                 .then(entire(lb).cmp(&entire(la)))

@@ -561,6 +561,7 @@ impl Query<'_> {
             is_test: false,
             literal_chars: 0,
             shared_text: false,
+            constant_part: false,
         })
     }
 }

@@ -126,6 +126,16 @@ pub(super) fn explains_enough(k: &Match, text: &str) -> bool {
 /// the cause), else when it explains enough text of its own. A literal of
 /// the literal index is never the cause of its wrapper (it is the value a
 /// hole printed, such as a position's name).
+/// Whether a hole's argument names a constant (`GENERIC_MESSAGE`,
+/// `Self::MSG`, `cls.URL_MESSAGE`): a fixed text, not a value.
+fn names_constant(arg: &str) -> bool {
+    let last = arg.rsplit(['.', ':']).next().unwrap_or(arg);
+    last.chars().any(|c| c.is_ascii_uppercase())
+        && last
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+}
+
 fn is_root_cause(outer: &Match, inner: &Match) -> bool {
     let wrapper = match outer.kind {
         MatchKind::Site(k) => unwraps(k) || k == Kind::DebugImpl || k.is_debug_shape(),
@@ -156,7 +166,7 @@ impl Query<'_> {
         let mut queue = std::collections::VecDeque::from([root]);
         while let Some(i) = queue.pop_front() {
             for (j, k) in out.iter().enumerate() {
-                if k.inner_of != Some(i) || k.same_text_as.is_some() {
+                if k.inner_of != Some(i) || k.same_text_as.is_some() || k.constant_part {
                     continue;
                 }
                 queue.push_back(j);
@@ -313,15 +323,15 @@ impl Query<'_> {
         if depth > MAX_DEPTH {
             return;
         }
-        let values: Vec<String> = out[parent]
+        let values: Vec<(String, bool)> = out[parent]
             .captures
             .iter()
-            .map(|c| c.value.clone())
+            .map(|c| (c.value.clone(), names_constant(&c.arg)))
             .collect();
         let ends_with_hole =
             out[parent].template.ends_with('}') && !out[parent].template.ends_with("}}");
         let n = values.len();
-        for (vi, value) in values.into_iter().enumerate() {
+        for (vi, (value, constant)) in values.into_iter().enumerate() {
             if out.len() >= MAX_PER_MESSAGE + MAX_INNER {
                 return;
             }
@@ -329,9 +339,10 @@ impl Query<'_> {
                 snapshot: out[parent].snapshot_id,
                 trailing: ends_with_hole && vi + 1 == n,
             };
-            let Some(k) = self.explain_value(mi, &value, Some((parent, layer))) else {
+            let Some(mut k) = self.explain_value(mi, &value, Some((parent, layer))) else {
                 continue;
             };
+            k.constant_part = constant;
             out.push(k);
             let child = out.len() - 1;
             self.explain_holes(mi, child, out, depth + 1);

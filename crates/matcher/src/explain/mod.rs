@@ -133,6 +133,11 @@ pub struct Match {
     /// taken among equals.
     #[serde(skip)]
     pub shared_text: bool,
+    /// This layer fills a hole its parent names as a constant
+    /// (`{GENERIC_MESSAGE}`): a fixed part of the parent's text, not an
+    /// error the parent wraps.
+    #[serde(skip)]
+    pub constant_part: bool,
 }
 
 /// The answer: the messages found and the sites that explain them, in one

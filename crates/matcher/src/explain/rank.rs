@@ -336,6 +336,7 @@ impl Query<'_> {
             is_test: c.is_test,
             literal_chars: c.found.as_ref().map_or(0, |f| f.literal),
             shared_text: false,
+            constant_part: false,
         }
     }
 

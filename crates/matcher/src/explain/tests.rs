@@ -350,3 +350,129 @@ fn of_messages_at_one_layer_a_whole_template_leads_a_part_of_one() {
     );
     assert_eq!(x.matches[0].repo, "crate:sysprobe");
 }
+
+#[test]
+fn a_template_printing_the_whole_paste_leads_its_lines() {
+    // lark's `UnexpectedCharacters.__str__`: its first line, the excerpt,
+    // and what was expected; another package's `Expected {} {}` explains
+    // one of its lines alone.
+    let ix = index(
+        vec![
+            error(
+                "pypi:lark",
+                1,
+                Kind::Display,
+                "No terminal matches '{}' in the current parser context, at line {} col {}\n\n{}",
+                202,
+            ),
+            error("pypi:other", 2, Kind::Display, "Expected {} {}", 9),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "No terminal matches '2' in the current parser context, at line 1 col 3\n\n1 2\n  ^\nExpected one of:\n\t* OP\n",
+    );
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:lark", 202)
+    );
+}
+
+#[test]
+fn a_constant_in_a_hole_is_a_part_of_the_message_not_its_cause() {
+    // bs4's `FILENAME_MESSAGE = "…filename…" + GENERIC_MESSAGE`: the
+    // constant's own site explains the hole, and the message is still the
+    // outer one's.
+    let mut outer = error(
+        "pypi:bs4",
+        1,
+        Kind::ErrorDoc,
+        "The input looks more like a filename than HTML.{}",
+        50,
+    );
+    outer.template = Template::new();
+    outer
+        .template
+        .push_lit("The input looks more like a filename than HTML.");
+    outer.template.push_hole(errdex_model::Hole {
+        arg: "GENERIC_MESSAGE".into(),
+        spec: String::new(),
+    });
+    let ix = index(
+        vec![
+            outer,
+            error(
+                "pypi:bs4",
+                1,
+                Kind::ErrorDoc,
+                "\n\nHowever, if you want to parse some data that looks like a {}, nothing has gone wrong.",
+                33,
+            ),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "The input looks more like a filename than HTML.\n\nHowever, if you want to parse some data that looks like a filename, nothing has gone wrong.",
+    );
+    assert_eq!(e.matches[0].line, 50);
+    assert!(e.matches.iter().any(|m| m.line == 33));
+}
+
+#[test]
+fn the_first_line_of_a_message_of_several_lines_finds_it() {
+    // flask's `_no_app_msg`, pasted as its exception's last line.
+    let ix = index(
+        vec![error(
+            "pypi:flask",
+            1,
+            Kind::ErrorDoc,
+            "Working outside of application context.\n\nThis typically means that you attempted to use functionality that needed\nthe current application.",
+            17,
+        )],
+        &[],
+    );
+    let e = ix.explain("RuntimeError: Working outside of application context.");
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:flask", 17)
+    );
+    // The whole text still finds the whole template first.
+    let e = ix.explain("Working outside of application context.\n\nThis typically means that you attempted to use functionality that needed\nthe current application.");
+    assert!(e.matches[0].evidence.contains(&Evidence::Template));
+    assert!(e.matches[0].template.contains("typically"));
+}
+
+#[test]
+fn a_first_line_stands_alone_when_it_says_enough() {
+    use crate::index::first_line;
+    let t = |s: &str| Template::literal(s);
+    let head = first_line(&t("Working outside of application context.\n\nThis means…")).unwrap();
+    assert_eq!(head.to_string(), "Working outside of application context.");
+    // Too short, one line, or nothing after it.
+    assert!(first_line(&t("Error:\nmore text here")).is_none());
+    assert!(first_line(&t("one line of text that is long")).is_none());
+    assert!(first_line(&t("a line of text that is long\n  ")).is_none());
+}
+
+#[test]
+fn a_one_line_template_whose_hole_took_other_lines_leads_nothing() {
+    // espflash's `Serial port: {}` matches the paste's first lines whole
+    // as a paragraph; its error is the line a template prints alone.
+    let ix = index(
+        vec![
+            error("crate:espflash", 1, Kind::Display, "Serial port: {}", 55),
+            error(
+                "crate:espflash",
+                1,
+                Kind::Display,
+                "Error while connecting to device",
+                21,
+            ),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "Serial port: /dev/tty0\nConnecting...\nUnable to connect, retrying...\n\nError while connecting to device\n",
+    );
+    assert_eq!(e.matches[0].line, 21);
+}

@@ -398,7 +398,46 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         }
         out.push(Message::new(p, Origin::Paragraph, 0));
     }
+    // (A cause's text is a part of the paste, not the paste.)
+    if let Some(whole) = whole_message(&lines, &out).filter(|_| depth == 0) {
+        if out.len() < MAX_MESSAGES {
+            out.push(Message::new(whole, Origin::Paragraph, 0));
+        }
+    }
     out
+}
+
+/// Lines of a paste that may be one message printed whole, at most.
+const MAX_WHOLE_LINES: usize = 40;
+
+/// The whole paste as one message, when it is one printed alone: lines
+/// that no recogniser read as a record (a panic, an exception, a log
+/// line, a location, an `Error:` line, a tool's noise), two or more of
+/// them, with blank lines or a caret line between, as a message of several
+/// lines prints them (a parser's error with its excerpt, a report of
+/// several parts); not a report with a gutter (`1 | …`), whose layout is
+/// read apart; none when a paragraph already holds all of it.
+fn whole_message(lines: &[&str], out: &[Message]) -> Option<String> {
+    let bare = |m: &Message| matches!(m.origin, Origin::Bare | Origin::Paragraph);
+    let caret = |l: &str| l.trim().chars().all(|c| matches!(c, '^' | '~' | ' '));
+    let apart =
+        |l: &&str| !l.trim().is_empty() && (is_noise(l) || (report::is_decoration(l) && !caret(l)));
+    if out.is_empty() || !out.iter().all(bare) || lines.iter().any(apart) {
+        return None;
+    }
+    let start = lines.iter().position(|l| !l.trim().is_empty())?;
+    let end = lines.iter().rposition(|l| !l.trim().is_empty())? + 1;
+    let body = &lines[start..end];
+    let filled = body.iter().filter(|l| !l.trim().is_empty()).count();
+    if filled < 2 || body.len() > MAX_WHOLE_LINES {
+        return None;
+    }
+    let text = body.join("\n");
+    let normal = crate::pattern::normalize(&text);
+    let held = out
+        .iter()
+        .any(|m| m.origin == Origin::Paragraph && crate::pattern::normalize(&m.text) == normal);
+    (text.len() <= MAX_REPORT && !held).then_some(text)
 }
 
 /// Reads what Python printed at line `*i` (a paste that holds Python
@@ -466,6 +505,19 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         *i += 1;
         return true;
     }
+    // pytest prints a chain's exceptions as blocks apart, joined by
+    // Python's chaining sentence: what came before is the context of
+    // what follows, a layer further down.
+    if python::is_chain_line(line) {
+        for m in out.iter_mut() {
+            if matches!(m.origin, Origin::Exception | Origin::Cause) {
+                m.origin = Origin::Cause;
+                m.layer += 1;
+            }
+        }
+        *i += 1;
+        return true;
+    }
     if line.starts_with("E ") || t == "E" {
         if let Some(e) = python::pytest_error(lines, i) {
             push_exception(out, e, Origin::Exception, 0);
@@ -473,14 +525,27 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         }
     }
     if let Some(l) = python::logged(line) {
-        let mut m = Message::new(l.text, Origin::Log, 0);
+        let mut text = l.text;
+        let mut next = *i + 1;
+        // A warning's message may run over lines, up to its source line.
+        if l.level == Level::Warn && l.location.is_some() {
+            if let Some((more, end)) = python::warning_continuation(lines, next) {
+                for m in more {
+                    text.push('\n');
+                    text.push_str(m.trim_end());
+                }
+                text.truncate(text.trim_end().len());
+                next = end;
+            }
+        }
+        let mut m = Message::new(text, Origin::Log, 0);
         m.level = Some(l.level);
         m.target = l.target;
         // A warning names the line `stacklevel` points at (the caller, as
         // a rule), not the `warn` call: a frame, not the place.
         m.frames = l.location.into_iter().map(Frame::at).collect();
         out.push(m);
-        *i += 1;
+        *i = next;
         return true;
     }
     if !line.starts_with(char::is_whitespace) {
@@ -530,14 +595,14 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
 fn push_exception(out: &mut Vec<Message>, e: python::Exception, origin: Origin, layer: u32) {
     let module = |kind: &str| kind.rsplit_once('.').map(|(m, _)| m.to_string());
     let inner = python::wrapped(&e.text);
-    let text = python::args_message(&e.text).unwrap_or(e.text);
+    let text = python::exception_text(&e.text).unwrap_or(e.text);
     let mut m = Message::new(text, origin, layer);
     m.location = e.location;
     m.frames = e.frames.into_iter().map(Frame::at).collect();
     m.target = module(&e.kind);
     out.push(m);
     if let Some((kind, text)) = inner {
-        let text = python::args_message(&text).unwrap_or(text);
+        let text = python::exception_text(&text).unwrap_or(text);
         let mut cause = Message::new(text, Origin::Cause, layer + 1);
         cause.target = module(&kind);
         out.push(cause);
@@ -654,6 +719,60 @@ mod tests {
     }
 
     #[test]
+    fn a_pytest_chain_ends_with_its_last_exception() {
+        let text = ">       sock.connect(addr)
+E       ConnectionRefusedError: [Errno 111] Connection refused
+
+../.venv/lib/python3.11/site-packages/redis/connection.py:2034: ConnectionRefusedError
+
+The above exception was the direct cause of the following exception:
+
+>               raise conn_error from e
+E               redis.exceptions.ConnectionError: Error 111 connecting to 127.0.0.1:9. Connection refused.
+
+../.venv/lib/python3.11/site-packages/redis/connection.py:1341: ConnectionError
+";
+        let m = parse(text);
+        assert_eq!(m.len(), 2);
+        assert_eq!((m[0].origin, m[0].layer), (Origin::Cause, 1));
+        assert_eq!((m[1].origin, m[1].layer), (Origin::Exception, 0));
+        assert!(m[1].text.starts_with("Error 111 connecting"));
+    }
+
+    #[test]
+    fn a_warning_of_several_lines_is_one_message() {
+        let text =
+            "/home/dev/app/x.py:19: GuessedAtParserWarning: No parser was explicitly specified.
+
+The code that caused this warning is on line 19.
+
+  BeautifulSoup(\"<p>hi</p>\")
+";
+        let m = parse(text);
+        assert_eq!(m.len(), 1);
+        assert_eq!(
+            m[0].text,
+            "No parser was explicitly specified.\n\nThe code that caused this warning is on line 19."
+        );
+        assert_eq!(m[0].frames[0].at.as_ref().unwrap().line, 19);
+    }
+
+    #[test]
+    fn a_message_of_several_lines_alone_is_also_read_whole() {
+        let text = "No terminal matches '2' in the current parser context, at line 1 col 3\n\n1 2\n  ^\nExpected one of:\n\t* OP\n";
+        let m = parse(text);
+        let whole = m.last().unwrap();
+        assert_eq!(whole.origin, Origin::Paragraph);
+        assert_eq!(whole.text, text.trim_end());
+        // Not where a line is a record of its own.
+        let m =
+            parse("Usage: x [OPTIONS]\nTry 'x --help' for help.\n\nError: No such option '--n'.");
+        assert!(m.iter().all(|m| m.origin != Origin::Paragraph));
+        // Nor for one line.
+        assert_eq!(parse("just one line\n\n").len(), 1);
+    }
+
+    #[test]
     fn old_panic_header() {
         let m = parse("thread 'main' panicked at 'explicit panic', src/main.rs:2:5\n");
         assert_eq!(m[0].text, "explicit panic");
@@ -729,7 +848,8 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
     fn bare_lines_in_a_row_are_a_paragraph_too() {
         let m = parse("  Could not find OpenSSL, and this crate cannot\n  proceed without it.\n\n  Make sure you have it.\n  $HOST = x86_64\n\n\nlone line\n");
         let texts: Vec<(&str, Origin)> = m.iter().map(|m| (m.text.as_str(), m.origin)).collect();
-        assert_eq!(texts.len(), 6);
+        // Its lines, the paragraph, and the whole paste.
+        assert_eq!(texts.len(), 7);
         assert_eq!(
             texts[5],
             (

@@ -244,6 +244,89 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
     Some((kind, c.name("msg").map_or("", |m| m.as_str()).to_string()))
 }
 
+/// The further lines of a `warnings` message that began on the line
+/// before `from`: the module prints the message whole, then the source
+/// line `stacklevel` points at, indented by two spaces. The lines up to
+/// that source line (kept only when one is found before other Python
+/// output) and the index past it.
+pub fn warning_continuation<'a>(lines: &[&'a str], from: usize) -> Option<(Vec<&'a str>, usize)> {
+    for (k, line) in lines.iter().enumerate().skip(from).take(MAX_WARNING_LINES) {
+        let source = line
+            .strip_prefix("  ")
+            .is_some_and(|r| r.starts_with(|c: char| !c.is_whitespace()));
+        if source {
+            return Some((lines[from..k].to_vec(), k + 1));
+        }
+        if !line.starts_with(char::is_whitespace) && marks_python(line) {
+            return None;
+        }
+    }
+    None
+}
+
+/// Lines of one warning's message read at most.
+const MAX_WARNING_LINES: usize = 200;
+
+/// The message an exception's printed text carries: `str()` of an
+/// exception raised with several arguments prints their tuple
+/// (`('msg', Attribute(...))`, `(2003, "Can't connect…")`), and
+/// `KeyError` prints its argument's `repr` (`"['a'] not found"`); the
+/// message is the first string then,
+/// when it reads as a sentence (a key alone, `'a'`, stays as printed).
+pub fn exception_text(text: &str) -> Option<String> {
+    let t = text.trim();
+    let (s, rest) = match t.strip_prefix('(') {
+        Some(args) => {
+            // Numbers and constants before it (`(2003, "Can't connect…")`).
+            let mut args = args.trim_start();
+            while !args.starts_with(['\'', '"']) {
+                let (item, more) = args.split_once(',')?;
+                let item = item.trim();
+                let literal =
+                    item.parse::<f64>().is_ok() || matches!(item, "None" | "True" | "False");
+                if !literal {
+                    return None;
+                }
+                args = more.trim_start();
+            }
+            let (s, rest) = string_repr(args)?;
+            let rest = rest.trim_start();
+            (rest.starts_with(',') || rest.starts_with(')')).then_some((s, rest))?
+        }
+        None => string_repr(t)?,
+    };
+    let whole = t.starts_with('(') || rest.is_empty();
+    (whole && s.trim().contains(' ')).then_some(s)
+}
+
+/// The string a Python `repr` of a `str` at the start of `s` prints
+/// (`'it''s'` escapes decoded), and what follows it.
+fn string_repr(s: &str) -> Option<(String, &str)> {
+    let q = s.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let mut out = String::new();
+    let mut chars = s.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '\\' => {
+                let (_, e) = chars.next()?;
+                match e {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    '\\' | '\'' | '"' => out.push(e),
+                    other => {
+                        out.push('\\');
+                        out.push(other);
+                    }
+                }
+            }
+            c if c == q => return Some((out, &s[i + 1..])),
+            c => out.push(c),
+        }
+    }
+    None
+}
+
 /// Reads a traceback from line `*i` (its `Traceback` line) through the
 /// exception's message; `*i` ends after it.
 pub fn traceback(lines: &[&str], i: &mut usize) -> Option<Exception> {
@@ -500,58 +583,6 @@ pub fn logged(line: &str) -> Option<Logged> {
     None
 }
 
-/// The message of an exception made with several arguments, which
-/// prints them as a tuple (`(2003, "Can't connect to …")`): its longest
-/// string. None unless the text is a tuple of literals with a string.
-pub fn args_message(text: &str) -> Option<String> {
-    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
-    let mut strings: Vec<String> = Vec::new();
-    let mut chars = inner.chars().peekable();
-    let mut items = 0;
-    loop {
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        let Some(&c) = chars.peek() else {
-            break;
-        };
-        if c == '\'' || c == '"' {
-            chars.next();
-            let mut s = String::new();
-            loop {
-                match chars.next()? {
-                    '\\' => match chars.next()? {
-                        'n' => s.push('\n'),
-                        't' => s.push('\t'),
-                        o => s.push(o),
-                    },
-                    q if q == c => break,
-                    o => s.push(o),
-                }
-            }
-            strings.push(s);
-        } else {
-            let word: String = std::iter::from_fn(|| {
-                chars.next_if(|c| c.is_alphanumeric() || matches!(c, '.' | '-' | '_'))
-            })
-            .collect();
-            let literal =
-                word.parse::<f64>().is_ok() || matches!(word.as_str(), "None" | "True" | "False");
-            if !literal {
-                return None;
-            }
-        }
-        items += 1;
-        while chars.next_if(|c| c.is_whitespace()).is_some() {}
-        match chars.next() {
-            Some(',') => continue,
-            None => break,
-            Some(_) => return None,
-        }
-    }
-    (items >= 2 || inner.trim_end().ends_with(','))
-        .then(|| strings.into_iter().max_by_key(|s| s.chars().count()))
-        .flatten()
-}
-
 /// The type and first line of the text of an exception another one
 /// prints in parentheses before its own (`(sqlite3.OperationalError) no
 /// such table: t`): a wrapper's way of showing its cause.
@@ -726,6 +757,47 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
     }
 
     #[test]
+    fn an_exception_of_several_arguments_says_its_first() {
+        // attrs raises `ValueError(msg, attr, options, value)`.
+        let t = "(\"'proto' must be in ['tcp', 'udp'] (got 'icmp')\", Attribute(name='proto'), ['tcp', 'udp'], 'icmp')";
+        assert_eq!(
+            exception_text(t).as_deref(),
+            Some("'proto' must be in ['tcp', 'udp'] (got 'icmp')")
+        );
+        // `KeyError` prints its argument's repr.
+        assert_eq!(
+            exception_text("\"['price'] not found in axis\"").as_deref(),
+            Some("['price'] not found in axis")
+        );
+        assert_eq!(
+            exception_text("'it\\'s gone away'").as_deref(),
+            Some("it's gone away")
+        );
+        // A key alone, or a quote that does not hold the whole text.
+        assert_eq!(exception_text("'price'"), None);
+        assert_eq!(exception_text("'a b' is not 'c d'"), None);
+        assert_eq!(exception_text("(1, 2)"), None);
+    }
+
+    #[test]
+    fn a_warning_message_runs_to_its_source_line() {
+        let text = "/app/x.py:14: MarkupResemblesLocatorWarning: The input looks like a filename.\n\nIf you meant to:\n\n    filehandle = open(name)\n    \n  BeautifulSoup(\"index.html\")\nnext";
+        let l = lines(text);
+        let (more, end) = warning_continuation(&l, 1).unwrap();
+        assert_eq!(
+            more.join("\n").trim(),
+            "If you meant to:\n\n    filehandle = open(name)"
+        );
+        assert_eq!(l[end], "next");
+        // One line, then its source line.
+        let l = lines("/a.py:1: UserWarning: w\n  f()\nWARNING:x:y");
+        assert_eq!(warning_continuation(&l, 1), Some((vec![], 2)));
+        // No source line before the next record: the message is one line.
+        let l = lines("/a.py:1: UserWarning: w\nWARNING:x:y\n  f()");
+        assert_eq!(warning_continuation(&l, 1), None);
+    }
+
+    #[test]
     fn runtime_paths() {
         assert!(is_runtime_path("/usr/lib/python3.11/json/decoder.py"));
         assert!(is_runtime_path("<frozen importlib._bootstrap>"));
@@ -843,17 +915,16 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
     fn several_arguments_and_a_wrapped_cause() {
         let t = r#"(2003, "Can't connect to MySQL server on 'localhost' ([Errno 111] Connection refused)")"#;
         assert_eq!(
-            args_message(t).as_deref(),
+            exception_text(t).as_deref(),
             Some("Can't connect to MySQL server on 'localhost' ([Errno 111] Connection refused)")
         );
         assert_eq!(
-            args_message("('x', 'longer one', None, 1.5)").as_deref(),
-            Some("longer one")
+            exception_text("(None, 1.5, 'the real one', 'x')").as_deref(),
+            Some("the real one")
         );
-        assert_eq!(args_message("('alone',)").as_deref(), Some("alone"));
-        assert_eq!(args_message("(see the docs) for more"), None);
-        assert_eq!(args_message("(1, 2)"), None);
-        assert_eq!(args_message("(x, 'y')"), None);
+        assert_eq!(exception_text("(see the docs) for more"), None);
+        assert_eq!(exception_text("(1, 2)"), None);
+        assert_eq!(exception_text("(x, 'y z')"), None);
         let w = "(pymysql.err.OperationalError) (2003, \"Can't\")\n(Background on this error at: https://sqlalche.me/e/14/e3q8)";
         assert_eq!(
             wrapped(w),
