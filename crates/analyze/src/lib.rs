@@ -313,7 +313,7 @@ pub fn analyze(
     model: Option<&llm::Endpoint>,
     excerpt: &str,
 ) -> Analysis {
-    let mut sections = sections::write(error.kind, &facts);
+    let mut sections = sections::write(error.kind, &error.language, &facts);
     let mut rejected = Vec::new();
     if let Some(endpoint) = model {
         let thrower = analyzer.thrower_names(error);

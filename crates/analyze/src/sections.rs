@@ -4,9 +4,14 @@
 use crate::{Author, Fact, FactKind, Section, SectionName, Sentence};
 use errdex_model::Kind;
 
-/// Writes the four sections for an error of `kind` from its `facts`.
-pub fn write(kind: Kind, facts: &[Fact]) -> Vec<Section> {
-    let w = Writer { kind, facts };
+/// Writes the four sections for an error of `kind`, in code of
+/// `language` (`rust`, `python`), from its `facts`.
+pub fn write(kind: Kind, language: &str, facts: &[Fact]) -> Vec<Section> {
+    let w = Writer {
+        kind,
+        python: language == "python",
+        facts,
+    };
     vec![
         section(SectionName::Means, w.means(), None),
         section(SectionName::When, w.when(), None),
@@ -29,6 +34,8 @@ fn section(name: SectionName, sentences: Vec<Sentence>, code: Option<String>) ->
 
 struct Writer<'a> {
     kind: Kind,
+    /// Python's `assert` raises `AssertionError`; it does not panic.
+    python: bool,
     facts: &'a [Fact],
 }
 
@@ -65,6 +72,7 @@ impl<'a> Writer<'a> {
         let message = self.one(FactKind::Message);
         let m: Vec<&Fact> = message.into_iter().collect();
         let text = match self.kind {
+            Kind::Assert if self.python => "An `assert` failed: Python raised `AssertionError` because a condition the code relies on did not hold (and `python -O` removes asserts, so the check may not run at all).",
             k if k.panics() => match k {
                 Kind::Unreachable => "The program reached code its authors believed impossible to reach and panicked: this is a bug in the library or an invariant broken by its caller, not an error to handle.",
                 Kind::Unimplemented | Kind::Todo => "The program called functionality that is not written yet and panicked.",

@@ -286,7 +286,8 @@ fn a_python_errors_page_states_its_conditions_callers_and_tests() {
     std::fs::create_dir_all(root.join("tests")).unwrap();
     std::fs::write(
         root.join("shapes/core.py"),
-        "class ShapeError(ValueError):\n    \"\"\"A shape that cannot be drawn.\"\"\"\n\n\
+        "def area(sides):\n    assert sides > 0, \"sides must be positive\"\n    return sides\n\n\
+         class ShapeError(ValueError):\n    \"\"\"A shape that cannot be drawn.\"\"\"\n\n\
          def _check(sides):\n    if sides < 3:\n        raise ShapeError(f\"a polygon needs 3 sides, got {sides}\")\n    elif sides > 64:\n        raise ShapeError(\"too many sides\")\n\n\
          def polygon(sides):\n    \"\"\"Draws a regular polygon.\"\"\"\n    _check(sides)\n    return sides\n",
     )
@@ -354,4 +355,11 @@ fn a_python_errors_page_states_its_conditions_callers_and_tests() {
         text.contains("It runs when `sides < 3` is false."),
         "{text}"
     );
+    // A Python assert raises AssertionError: its page does not say panicked.
+    let id = common::id_of(&db, "shapes", "sides must be positive");
+    run_json(errdex(&db).args(["analyze", "--json", &id]));
+    let v = run_json(errdex(&db).args(["show", "--json", &id]));
+    let text = v["analysis"]["sections"].to_string();
+    assert!(text.contains("AssertionError"), "{text}");
+    assert!(!text.contains("panicked"), "{text}");
 }
