@@ -82,7 +82,10 @@ pub struct Code {
     pub calls: Vec<Call>,
     /// Every test expecting an exception.
     pub expects: Vec<ExpectsRaise>,
-    files: Vec<(String, String)>,
+    /// Indices into `calls` by the called name.
+    by_name: std::collections::HashMap<String, Vec<usize>>,
+    /// Each file's path, text and syntax tree (read once).
+    files: Vec<(String, String, tree_sitter::Tree)>,
 }
 
 impl Code {
@@ -104,14 +107,17 @@ impl Code {
                 def: None,
             };
             r.visit(tree.root_node(), 0);
-            code.files.push((f.path.clone(), f.text.clone()));
+            code.files.push((f.path.clone(), f.text.clone(), tree));
+        }
+        for (i, c) in code.calls.iter().enumerate() {
+            code.by_name.entry(c.name.clone()).or_default().push(i);
         }
         code
     }
 
     /// Line `line` of a file read, as written.
     pub fn line(&self, path: &str, line: u32) -> Option<&str> {
-        let (_, text) = self.files.iter().find(|(p, _)| p == path)?;
+        let (_, text, _) = self.files.iter().find(|(p, _, _)| p == path)?;
         text.lines().nth(line.checked_sub(1)? as usize)
     }
 
@@ -127,20 +133,18 @@ impl Code {
 
     /// The calls of a function by its name (of methods, by any receiver).
     pub fn callers_of(&self, def: usize) -> impl Iterator<Item = &Call> {
-        let name = &self.defs[def].name;
-        self.calls
-            .iter()
-            .filter(move |c| &c.name == name && c.caller != Some(def))
+        let calls = self.by_name.get(&self.defs[def].name);
+        calls
+            .into_iter()
+            .flatten()
+            .map(|&i| &self.calls[i])
+            .filter(move |c| c.caller != Some(def))
     }
 
     /// The conditions `path:line` runs under, innermost first, within its
     /// function.
     pub fn conditions_at(&self, path: &str, line: u32) -> Vec<Condition> {
-        let Some((_, text)) = self.files.iter().find(|(p, _)| p == path) else {
-            return Vec::new();
-        };
-        let mut parser = crate::parser();
-        let Some(tree) = parser.parse(text, None) else {
+        let Some((_, text, tree)) = self.files.iter().find(|(p, _, _)| p == path) else {
             return Vec::new();
         };
         let point = tree_sitter::Point {

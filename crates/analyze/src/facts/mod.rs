@@ -226,13 +226,7 @@ impl Analyzer {
             return self.python_facts(code, error);
         }
         let mut b = Builder::default();
-        let mut sites: Vec<&SiteRow> = error
-            .sites
-            .iter()
-            .filter(|s| s.snapshot_id == self.snapshot.id)
-            .collect();
-        sites.sort_by_key(|s| (s.is_test, s.path.clone(), s.line));
-        sites.truncate(MAX_SITES);
+        let sites = self.sites_looked_at(error);
 
         b.push(
             FactKind::Message,
@@ -260,6 +254,19 @@ impl Analyzer {
         self.related_facts(&mut b, error);
         history_facts(&mut b, error);
         b.facts
+    }
+
+    /// The error's sites in this snapshot looked at: the first
+    /// [`MAX_SITES`], library code first.
+    fn sites_looked_at<'e>(&self, error: &'e ErrorDetail) -> Vec<&'e SiteRow> {
+        let mut sites: Vec<&SiteRow> = error
+            .sites
+            .iter()
+            .filter(|s| s.snapshot_id == self.snapshot.id)
+            .collect();
+        sites.sort_by_key(|s| (s.is_test, s.path.clone(), s.line));
+        sites.truncate(MAX_SITES);
+        sites
     }
 
     fn site_facts(

@@ -5,8 +5,7 @@
 //! exception (`pytest.raises`, `assertRaises`), and a way to catch it.
 
 use super::{
-    doc_facts, history_facts, Analyzer, Builder, MAX_CALLERS, MAX_ENTRIES, MAX_HOPS, MAX_SITES,
-    MAX_TESTS,
+    doc_facts, history_facts, Analyzer, Builder, MAX_CALLERS, MAX_ENTRIES, MAX_HOPS, MAX_TESTS,
 };
 use crate::{Fact, FactKind};
 use errdex_catalog::{ErrorDetail, SiteRow};
@@ -21,13 +20,7 @@ impl Analyzer {
     /// The facts of an error whose sites are in Python files.
     pub(super) fn python_facts(&self, code: &Code, error: &ErrorDetail) -> Vec<Fact> {
         let mut b = Builder::default();
-        let mut sites: Vec<&SiteRow> = error
-            .sites
-            .iter()
-            .filter(|s| s.snapshot_id == self.snapshot.id)
-            .collect();
-        sites.sort_by_key(|s| (s.is_test, s.path.clone(), s.line));
-        sites.truncate(MAX_SITES);
+        let sites = self.sites_looked_at(error);
         let raised = sites.iter().find_map(|s| raised_type(code, s));
         let how = match (error.kind, &raised) {
             (Kind::Raise, Some(t)) => format!("raised as `{t}`"),
