@@ -64,6 +64,23 @@ impl Db {
     ) -> Result<Vec<(u32, String)>> {
         Ok(self.catalog.excerpt(snapshot_id, path, start, end)?)
     }
+
+    /// Lines `start..=end` of `path` in `repo@revision`, numbered; `None`
+    /// when that snapshot is not indexed or holds no such (non-empty) file.
+    pub fn source(
+        &self,
+        repo: &str,
+        revision: &str,
+        path: &str,
+        start: u32,
+        end: u32,
+    ) -> Result<Option<Vec<(u32, String)>>> {
+        let Some(snapshot) = self.catalog.snapshot_at(repo, revision)? else {
+            return Ok(None);
+        };
+        let lines = self.catalog.excerpt(snapshot.id, path, start, end)?;
+        Ok((!lines.is_empty()).then_some(lines))
+    }
 }
 
 /// [`AppError::NoCatalogue`] for a SQLite file that is not there (a

@@ -5,7 +5,7 @@
 use crate::{AppError, Db, Result};
 use errdex_analyze::{Analysis, Analyzer};
 use errdex_catalog::{ErrorDetail, EvidenceRow, SiteRow};
-use errdex_model::{ErrorId, Kind, Origin, Template};
+use errdex_model::{ErrorId, Kind, Mechanism, Origin, Template};
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
 
@@ -68,8 +68,10 @@ pub struct ErrorRecord {
     pub remote: Option<String>,
     /// Language.
     pub language: String,
-    /// Kind.
+    /// Kind: the language's construct.
     pub kind: Kind,
+    /// The kind's language-neutral mechanism.
+    pub mechanism: Mechanism,
     /// Template as text.
     pub template: String,
     /// Template as pieces.
@@ -224,6 +226,7 @@ impl Db {
             remote,
             language,
             kind,
+            mechanism: kind.mechanism(),
             template,
             pieces,
             item_path,

@@ -3,8 +3,8 @@
 use crate::backend::{args, Row};
 use crate::{blob, Catalog, CatalogError, Result};
 use errdex_model::{
-    EvidenceKind, Introduction, Kind, LiteralEntry, MatchData, MatchEntry, MatchSite, Origin,
-    Template,
+    EvidenceKind, Introduction, Kind, LiteralEntry, MatchData, MatchEntry, MatchSite, Mechanism,
+    Origin, Template,
 };
 use serde::Serialize;
 
@@ -33,6 +33,8 @@ pub struct ErrorSummary {
     pub revision: String,
     /// Kind.
     pub kind: Kind,
+    /// The kind's language-neutral mechanism.
+    pub mechanism: Mechanism,
     /// Template as text (holes in braces).
     pub template: String,
     /// Enclosing item.
@@ -213,11 +215,13 @@ impl Catalog {
              ORDER BY r.slug, s.path, s.line, s.col",
             args![repo, kind.map(Kind::as_str)],
             |r| {
+            let kind = kind_of(r.get(3)?)?;
             Ok(ErrorSummary {
                 id: r.get(0)?,
                 repo: r.get(1)?,
                 revision: r.get(2)?,
-                kind: kind_of(r.get(3)?)?,
+                kind,
+                mechanism: kind.mechanism(),
                 template: template_of(r.get(4)?)?.to_string(),
                 item_path: r.get(5)?,
                 path: r.get(6)?,

@@ -58,6 +58,16 @@ impl Catalog {
         )
     }
 
+    /// The snapshot `repo@revision`.
+    pub fn snapshot_at(&self, repo: &str, revision: &str) -> Result<Option<SnapshotRow>> {
+        self.conn.query_opt(
+            "SELECT sn.id, r.slug, sn.revision, sn.date FROM snapshots sn
+             JOIN repos r ON r.id = sn.repo_id WHERE r.slug = ?1 AND sn.revision = ?2",
+            args![repo, revision],
+            snapshot_row,
+        )
+    }
+
     /// The snapshot a site row belongs to.
     pub fn snapshot(&self, id: i64) -> Result<Option<SnapshotRow>> {
         self.conn.query_opt(

@@ -277,3 +277,90 @@ fn serve_logs_through_tracing_as_rust_log_says() {
     assert!(logged.contains("max_connections=4096"), "{logged:?}");
     assert_eq!(start("off"), "");
 }
+
+/// Text of an HTML fragment without its tags, entities of the escaper undone.
+fn text_of(html: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+#[test]
+fn citations_are_numbered_and_link_to_the_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let db = facts_db(tmp.path());
+    let s = Server::start(&db);
+    let id = id_of(&db, "facts", "division by zero");
+    let (_, body, _) = get(&s.url(&format!("/api/errors/{id}")));
+    let rec: Value = serde_json::from_str(&body).unwrap();
+    let (status, page, _) = get(&s.url(&format!("/errors/{id}")));
+    assert_eq!(status, 200);
+
+    // Every citation is a number; the placed ones open the stored file at
+    // the cited line of the analysed revision.
+    let cites: Vec<&str> = page
+        .split("<sup class=\"cite\"><a href=\"")
+        .skip(1)
+        .collect();
+    assert!(!cites.is_empty(), "no citation on the page");
+    let mut opened = 0;
+    for c in &cites {
+        let href = c[..c.find('"').unwrap()].replace("&amp;", "&");
+        let number = &c[c.find("\">[").unwrap() + 3..c.find("]</a>").unwrap()];
+        assert!(number.parse::<usize>().is_ok(), "{number}");
+        if let Some(rest) = href.strip_prefix("/source?") {
+            let (query, line) = rest.split_once("#L").unwrap();
+            let (status, source, _) = get(&s.url(&format!("/source?{query}")));
+            assert_eq!(status, 200, "{href}");
+            assert!(source.contains(&format!("id=\"L{line}\"")), "{href}");
+            opened += 1;
+        } else {
+            assert!(href.starts_with("#source-"), "{href}");
+        }
+    }
+    assert!(opened > 0, "no citation links to a line");
+
+    // Sources name each cited fact's place and quote its line, not the
+    // fact's sentence again (that is in the section that cites it).
+    let sources = &page[page.find("id=\"sources\"").unwrap()..];
+    let sources = &sources[..sources.find("</section>").unwrap()];
+    assert!(sources.contains("id=\"source-1\""), "{sources}");
+    let cited: Vec<&str> = rec["analysis"]["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["sentences"].as_array().unwrap())
+        .flat_map(|t| t["facts"].as_array().unwrap())
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    let listed = text_of(sources);
+    for f in rec["analysis"]["facts"].as_array().unwrap() {
+        let text = f["text"].as_str().unwrap().replace('`', "");
+        if cited.contains(&f["id"].as_str().unwrap()) && f["kind"] != "related" {
+            assert!(!listed.contains(&text), "repeated under Sources: {text}");
+        }
+    }
+    // The site's own line is quoted where a fact cites it.
+    assert!(listed.contains("panic!(\"division by zero"), "{listed}");
+
+    // A file the snapshot does not hold is a 404, not an empty page.
+    let revision = rec["analysis"]["provenance"]["revision"].as_str().unwrap();
+    let (status, _, _) = get(&s.url(&format!(
+        "/source?repo=facts&rev={revision}&path=src%2Fnope.rs"
+    )));
+    assert_eq!(status, 404);
+    let (status, _, _) = get(&s.url("/source?repo=facts&rev=nope&path=src%2Flib.rs"));
+    assert_eq!(status, 404);
+}

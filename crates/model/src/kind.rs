@@ -28,8 +28,71 @@ pub fn is_serde_default(kind: Kind, item_path: &str) -> bool {
         })
 }
 
-/// How a site produces its message. The names are the stable strings used
-/// in the catalogue and in `--json` output.
+/// What a site does to the program, in any language: the language-neutral
+/// half of a [`Kind`] (whose other half is the language's own construct).
+/// Code that is not about one language asks this, not the kind. The names
+/// are the stable strings of `--json` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mechanism {
+    /// Stops the program (or its build, or the thread) with a report: a
+    /// panic, an exit after printing, a refused compilation.
+    Abort,
+    /// A checked condition that stops the program when false.
+    Assert,
+    /// Makes an error value and hands it to the caller: a returned `Err`,
+    /// a raised exception.
+    Raise,
+    /// Adds context around another error, which follows it as its cause.
+    Wrap,
+    /// A log line; the program goes on.
+    Log,
+    /// A warning the runtime prints; the program goes on.
+    Warning,
+    /// The text an error type prints for itself (`Display`, `__str__`, its
+    /// documented default message).
+    Display,
+    /// The printed shape of a value (derived `Debug`), not an error site.
+    Shape,
+}
+
+impl Mechanism {
+    /// Every mechanism, in declaration order.
+    pub const ALL: [Mechanism; 8] = [
+        Mechanism::Abort,
+        Mechanism::Assert,
+        Mechanism::Raise,
+        Mechanism::Wrap,
+        Mechanism::Log,
+        Mechanism::Warning,
+        Mechanism::Display,
+        Mechanism::Shape,
+    ];
+
+    /// The stable name (`snake_case`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mechanism::Abort => "abort",
+            Mechanism::Assert => "assert",
+            Mechanism::Raise => "raise",
+            Mechanism::Wrap => "wrap",
+            Mechanism::Log => "log",
+            Mechanism::Warning => "warning",
+            Mechanism::Display => "display",
+            Mechanism::Shape => "shape",
+        }
+    }
+}
+
+impl fmt::Display for Mechanism {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How a site produces its message: a language's construct, with the
+/// [`Mechanism`] it stands for. The names are the stable strings used in
+/// the catalogue and in `--json` output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -188,10 +251,44 @@ impl Kind {
         }
     }
 
-    /// True for the shapes of derived `Debug` output (a declaration, not a
-    /// place that raises an error).
+    /// What the construct does, in any language's terms.
+    pub fn mechanism(self) -> Mechanism {
+        match self {
+            Kind::Panic
+            | Kind::Unreachable
+            | Kind::Unimplemented
+            | Kind::Todo
+            | Kind::Expect
+            | Kind::ExpectErr
+            | Kind::Unwrap
+            | Kind::UnwrapErr
+            | Kind::Eprintln
+            | Kind::CompileError => Mechanism::Abort,
+            Kind::Assert | Kind::AssertEq | Kind::AssertNe => Mechanism::Assert,
+            Kind::ErrReturn
+            | Kind::MapErr
+            | Kind::OkOr
+            | Kind::Anyhow
+            | Kind::Bail
+            | Kind::Ensure
+            | Kind::IoError
+            | Kind::SerdeCustom
+            | Kind::ErrorNew
+            | Kind::Raise => Mechanism::Raise,
+            Kind::Context => Mechanism::Wrap,
+            Kind::LogError | Kind::LogWarn | Kind::LogInfo => Mechanism::Log,
+            Kind::Warning => Mechanism::Warning,
+            Kind::ErrorAttr | Kind::Display | Kind::DebugImpl | Kind::ErrorDoc => {
+                Mechanism::Display
+            }
+            Kind::DebugDerive | Kind::DebugVariant => Mechanism::Shape,
+        }
+    }
+
+    /// True for the printed shapes of values (a declaration, not a place
+    /// that raises an error).
     pub fn is_debug_shape(self) -> bool {
-        matches!(self, Kind::DebugDerive | Kind::DebugVariant)
+        self.mechanism() == Mechanism::Shape
     }
 
     /// True for kinds that abort the thread with a panic report, whose header
@@ -261,5 +358,17 @@ mod tests {
             assert_eq!(serde_json::to_string(&k).unwrap(), format!("\"{k}\""));
         }
         assert!("nope".parse::<Kind>().is_err());
+    }
+
+    #[test]
+    fn every_mechanism_is_some_kinds_and_names_are_stable() {
+        for m in Mechanism::ALL {
+            assert!(Kind::ALL.iter().any(|k| k.mechanism() == m), "{m}");
+            assert_eq!(serde_json::to_string(&m).unwrap(), format!("\"{m}\""));
+        }
+        // One construct of each language per mechanism it shares.
+        assert_eq!(Kind::Unwrap.mechanism(), Mechanism::Abort);
+        assert_eq!(Kind::Raise.mechanism(), Kind::ErrReturn.mechanism());
+        assert_eq!(Kind::ErrorDoc.mechanism(), Kind::ErrorAttr.mechanism());
     }
 }

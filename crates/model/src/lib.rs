@@ -14,7 +14,7 @@ mod template;
 
 pub use history::{Introduction, Origin};
 pub use id::ErrorId;
-pub use kind::{is_serde_default, Kind, SERDE_ERRORS};
+pub use kind::{is_serde_default, Kind, Mechanism, SERDE_ERRORS};
 pub use matching::{LiteralEntry, MatchData, MatchEntry, MatchSite};
 pub use paths::{is_test_or_example_path, is_test_path};
 pub use site::{

@@ -109,6 +109,7 @@ pub fn app(state: Shared) -> Router {
         .route("/explain", post(explain_form))
         .route("/repos/{*slug}", get(repo))
         .route("/errors/{id}", get(error))
+        .route("/source", get(source))
         .route("/api/errors/{id}", get(api_error))
         .route("/api/search", get(api_search))
         .route("/api/explain", post(api_explain))
@@ -459,6 +460,32 @@ async fn repo(
     .await
 }
 
+/// `?repo=SLUG&rev=REVISION&path=PATH` of a stored file's page.
+#[derive(Deserialize)]
+struct SourceQuery {
+    repo: String,
+    rev: String,
+    path: String,
+}
+
+async fn source(
+    Extract(state): Extract<Shared>,
+    Query(SourceQuery { repo, rev, path }): Query<SourceQuery>,
+    headers: HeaderMap,
+) -> Response {
+    let key = format!(
+        "/source?repo={}&rev={}&path={}",
+        pages::percent_query(&repo),
+        pages::percent_query(&rev),
+        pages::percent_query(&path)
+    );
+    cached(state, key, headers, false, move |s| {
+        s.with_catalog(|c| pages::source_page(c, &repo, &rev, &path))
+            .map(html_page)
+    })
+    .await
+}
+
 async fn error(
     Extract(state): Extract<Shared>,
     Path(id): Path<String>,
@@ -470,7 +497,7 @@ async fn error(
     cached(state, key, headers, false, move |s| {
         s.with_catalog(|c| {
             let d = pages::error_data(s, c, &id, page)?;
-            pages::error_page(s, &d)
+            pages::error_page(s, c, &d)
         })
         .map(html_page)
     })

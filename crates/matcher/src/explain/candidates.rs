@@ -549,6 +549,7 @@ impl Query<'_> {
             line: loc.line,
             end_line: loc.line,
             kind: MatchKind::Location,
+            mechanism: None,
             template: String::new(),
             snapshot_id,
             score: score::weights().located,

@@ -19,7 +19,7 @@ use crate::index::Index;
 use crate::input::Message;
 use crate::score::Why;
 use crate::versions::{NoSources, SourceLines, Versions};
-use errdex_model::Kind;
+use errdex_model::{Kind, Mechanism};
 use serde::Serialize;
 
 /// Why a match is believed.
@@ -64,6 +64,15 @@ impl MatchKind {
             MatchKind::Location => "location",
         }
     }
+
+    /// What the site does, in any language's terms (none for a literal or
+    /// a located line).
+    pub fn mechanism(self) -> Option<Mechanism> {
+        match self {
+            MatchKind::Site(k) => Some(k.mechanism()),
+            MatchKind::Literal | MatchKind::Location => None,
+        }
+    }
 }
 
 impl Serialize for MatchKind {
@@ -100,6 +109,9 @@ pub struct Match {
     pub end_line: u32,
     /// Kind (`literal` for the literal index).
     pub kind: MatchKind,
+    /// The kind's language-neutral mechanism (`null` for a literal or a
+    /// located line).
+    pub mechanism: Option<Mechanism>,
     /// Template.
     pub template: String,
     /// Snapshot row id, for excerpts.

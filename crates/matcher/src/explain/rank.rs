@@ -324,6 +324,7 @@ impl Query<'_> {
             line,
             end_line,
             kind,
+            mechanism: kind.mechanism(),
             template,
             snapshot_id,
             score: (c.score() * 1000.0).round() / 1000.0,

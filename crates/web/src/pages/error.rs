@@ -1,21 +1,30 @@
 //! An error's page: the error record as the design's sections, its sites
 //! paged.
 
-use super::{error_path, inline_code, percent_query, repo_path, PageError};
+use super::{error_path, inline_code, percent_query, repo_path, source_url, PageError};
 use crate::highlight::{self, Grammar};
 use crate::state::State;
 use askama::Template;
-use errdex_analyze::{Author, FactKind, SectionName};
+use errdex_analyze::{Author, Fact, FactKind, SectionName};
 use errdex_app::{Db, ErrorRecord, Sites};
+use std::collections::HashMap;
 
 struct Piece {
     hole: bool,
     text: String,
 }
 
+/// A numbered citation after a sentence: to the cited lines, else to the
+/// source's entry.
+struct CiteView {
+    n: usize,
+    href: String,
+    title: String,
+}
+
 struct SentenceView {
     html: String,
-    facts: Vec<String>,
+    cites: Vec<CiteView>,
 }
 
 struct SectionView {
@@ -33,10 +42,22 @@ struct RelatedView {
     why: String,
 }
 
+/// A cited fact's entry under Sources: what it is and where, with the line
+/// itself, not the fact's sentence again.
+struct SourceView {
+    n: usize,
+    label: &'static str,
+    at: String,
+    href: Option<String>,
+    code: String,
+    forge_url: Option<String>,
+}
+
+/// A fact no section cites, in its own words (it is nowhere else on the page).
 struct FactView {
-    id: String,
     html: String,
     at: String,
+    href: Option<String>,
 }
 
 struct LineView {
@@ -79,6 +100,7 @@ struct ErrorPage {
     item: String,
     sections: Vec<SectionView>,
     related: Vec<RelatedView>,
+    sources: Vec<SourceView>,
     facts: Vec<FactView>,
     short_rev: String,
     date: Option<String>,
@@ -131,11 +153,95 @@ fn issue_url(remote: &str, title: &str, page: &str) -> Option<String> {
     }
 }
 
+/// A fact kind as the label of its source entry.
+fn label(kind: FactKind) -> &'static str {
+    match kind {
+        FactKind::Message => "the message",
+        FactKind::Item => "the function",
+        FactKind::Doc => "documentation",
+        FactKind::Guard => "a condition",
+        FactKind::Value => "a value",
+        FactKind::Assertion => "the assertion",
+        FactKind::Receiver => "the unwrapped value",
+        FactKind::Sentinel => "a refusing function",
+        FactKind::Caller => "a caller",
+        FactKind::Failure => "a failing call",
+        FactKind::PublicEntry => "a public entry",
+        FactKind::Constructor => "where the error is made",
+        FactKind::Test => "a test",
+        FactKind::Mechanism => "how it works",
+        FactKind::Alternative => "an alternative",
+        FactKind::Related => "a related error",
+        FactKind::Origin => "history",
+        FactKind::Versions => "versions",
+    }
+}
+
+/// The page's facts as numbered sources, in the order the sections first
+/// cite them, and the facts no section cites.
+struct Citations<'a> {
+    /// Fact id → its number.
+    numbers: HashMap<&'a str, usize>,
+    /// Cited facts, in number order.
+    cited: Vec<&'a Fact>,
+}
+
+impl<'a> Citations<'a> {
+    fn of(e: &'a ErrorRecord) -> Self {
+        let by_id: HashMap<&str, &Fact> = e
+            .analysis
+            .facts
+            .iter()
+            .filter(|f| f.kind != FactKind::Related)
+            .map(|f| (f.id.as_str(), f))
+            .collect();
+        let mut c = Citations {
+            numbers: HashMap::new(),
+            cited: Vec::new(),
+        };
+        let cites = e
+            .analysis
+            .sections
+            .iter()
+            .flat_map(|s| &s.sentences)
+            .flat_map(|t| &t.facts);
+        for id in cites {
+            if let Some(f) = by_id.get(id.as_str()) {
+                if !c.numbers.contains_key(id.as_str()) {
+                    c.cited.push(f);
+                    c.numbers.insert(f.id.as_str(), c.cited.len());
+                }
+            }
+        }
+        c
+    }
+}
+
+/// Where a fact's lines are shown: this site's source page at the
+/// analysed revision.
+fn fact_href(e: &ErrorRecord, f: &Fact) -> Option<String> {
+    let (path, line) = (f.path.as_deref()?, f.line?);
+    Some(source_url(
+        &e.repo,
+        &e.analysis.provenance.revision,
+        path,
+        line,
+    ))
+}
+
+fn fact_at(f: &Fact) -> String {
+    match (&f.path, f.line) {
+        (Some(p), Some(l)) => format!("{p}:{l}"),
+        _ => String::new(),
+    }
+}
+
 /// An error's page.
-pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
+pub fn error_page(state: &State, c: &Db, e: &ErrorRecord) -> Result<String, PageError> {
     let a = &e.analysis;
     let message_line = e.template.lines().next().unwrap_or("").to_string();
     let canonical = format!("{}{}", state.base_url, error_path(&e.id));
+    let citations = Citations::of(e);
     let sections = a
         .sections
         .iter()
@@ -151,9 +257,26 @@ pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
             sentences: s
                 .sentences
                 .iter()
-                .map(|t| SentenceView {
-                    html: inline_code(&t.text),
-                    facts: t.facts.clone(),
+                .map(|t| {
+                    let mut cites: Vec<CiteView> = t
+                        .facts
+                        .iter()
+                        .filter_map(|id| {
+                            let n = *citations.numbers.get(id.as_str())?;
+                            let f = citations.cited[n - 1];
+                            Some(CiteView {
+                                n,
+                                href: fact_href(e, f).unwrap_or_else(|| format!("#source-{n}")),
+                                title: f.text.replace('`', ""),
+                            })
+                        })
+                        .collect();
+                    cites.sort_by_key(|c| c.n);
+                    cites.dedup_by_key(|c| c.n);
+                    SentenceView {
+                        html: inline_code(&t.text),
+                        cites,
+                    }
                 })
                 .collect(),
             code: s
@@ -177,17 +300,46 @@ pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
             })
         })
         .collect();
+    // Forge links for the analysed revision, when the shown site is of it.
+    let pin = e
+        .shown
+        .as_ref()
+        .filter(|s| s.site.revision == a.provenance.revision)
+        .and_then(|s| s.site.vcs.as_ref());
+    let sources = citations
+        .cited
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let code = match (&f.path, f.line) {
+                (Some(p), Some(l)) => c
+                    .source(&e.repo, &a.provenance.revision, p, l, l)?
+                    .and_then(|lines| lines.into_iter().next())
+                    .map(|(_, t)| t.trim().to_string())
+                    .unwrap_or_default(),
+                _ => String::new(),
+            };
+            Ok(SourceView {
+                n: i + 1,
+                label: label(f.kind),
+                at: fact_at(f),
+                href: fact_href(e, f),
+                code,
+                forge_url: match (&e.remote, pin, &f.path, f.line) {
+                    (Some(r), Some(v), Some(p), Some(l)) => errdex_model::forge_link(r, v, p, l),
+                    _ => None,
+                },
+            })
+        })
+        .collect::<Result<Vec<_>, PageError>>()?;
     let facts = a
         .facts
         .iter()
-        .filter(|f| f.kind != FactKind::Related)
+        .filter(|f| f.kind != FactKind::Related && !citations.numbers.contains_key(f.id.as_str()))
         .map(|f| FactView {
-            id: f.id.clone(),
             html: inline_code(&f.text),
-            at: match (&f.path, f.line) {
-                (Some(p), Some(l)) => format!("{p}:{l}"),
-                _ => String::new(),
-            },
+            at: fact_at(f),
+            href: fact_href(e, f),
         })
         .collect();
     let (site_path, site_line, first, last) = match &e.shown {
@@ -287,6 +439,7 @@ pub fn error_page(state: &State, e: &ErrorRecord) -> Result<String, PageError> {
         },
         sections,
         related,
+        sources,
         facts,
         short_rev: short(&a.provenance.revision).to_string(),
         date: a.provenance.date.clone(),

@@ -6,6 +6,7 @@ mod error;
 mod explain;
 mod home;
 mod repo;
+mod source;
 
 use crate::highlight;
 use askama::Template;
@@ -15,6 +16,7 @@ pub use error::{error_data, error_page};
 pub use explain::explain_page;
 pub use home::home;
 pub use repo::repo;
+pub use source::{source_page, source_url};
 
 /// What a page handler can fail with.
 #[derive(Debug)]
