@@ -84,6 +84,19 @@ impl<'a> Writer<'a> {
         })
     }
 
+    /// What a user does that reaches the site through a trait impl the
+    /// language or another crate calls (`formatting a `E` with `{}``), from
+    /// the public-entry facts of implicit entry points.
+    fn implicit_use(&self) -> Option<(&'a Fact, &'a str)> {
+        self.all(FactKind::PublicEntry).into_iter().find_map(|e| {
+            let (_, action) = e
+                .text
+                .split_once("a user reaches that by ")
+                .or_else(|| e.text.split_once(" is reached by "))?;
+            Some((e, action.trim_end_matches('.')))
+        })
+    }
+
     /// Documented conditions a user keeps to, from the user's side: the
     /// `# Panics`/`# Errors` sections of the thrower (when public) and of
     /// the public fns reaching it — (fact, fn, heading, quoted text).
@@ -384,6 +397,11 @@ impl<'a> Writer<'a> {
                     format!("No input of `{call}` should reach it: if a call of `{call}` does, it is a bug of the crate — report it to its maintainers with that input."),
                     &[e],
                 ));
+            } else if let Some((e, action)) = self.implicit_use() {
+                out.push(say(
+                    format!("Nothing you do should reach it: if {action} does, it is a bug of the crate — report it to its maintainers with the value and the steps that led there."),
+                    &[e],
+                ));
             }
         }
         out
@@ -498,7 +516,10 @@ impl<'a> Writer<'a> {
             .filter(|(item, _)| item.text.contains("the public fn"))?;
         let a = self.one(FactKind::Assertion)?;
         let cond = code_in(a)?;
-        if cond.contains("self") || name.contains("::") && !name.chars().next()?.is_uppercase() {
+        // The condition must read only the fn's parameters (and constants,
+        // paths, methods): a local of its body means nothing to a caller.
+        let params = params_of(item.text.split('`').nth(3)?);
+        if cond.contains("self") || roots(cond).iter().any(|r| !params.contains(r)) {
             return None;
         }
         let code = format!(
@@ -510,9 +531,16 @@ impl<'a> Writer<'a> {
         let values: Vec<&Fact> = self.all(FactKind::Value);
         let mut cited = vec![a, item];
         cited.extend(values.iter().copied());
+        // `LIMIT` is 4096 (`const LIMIT: usize`, src/lib.rs:3).
         let stated: Vec<&str> = values
             .iter()
-            .filter(|v| v.text.contains("` is "))
+            .filter(|v| {
+                code_in(v).is_some_and(|c| {
+                    cond.contains(c)
+                        && c.chars()
+                            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_' || ch == ':')
+                }) && v.text.contains("` is ")
+            })
             .filter_map(|v| v.text.split(" (`").next())
             .collect();
         let with = if stated.is_empty() {
@@ -573,12 +601,76 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// The parameter names of a fn signature (`fn f(a: u8, mut b: &[T])` →
+/// `a`, `b`); `self` is not one.
+fn params_of(signature: &str) -> Vec<String> {
+    let Some((_, rest)) = signature.split_once('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for ch in rest.chars() {
+        match ch {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' if depth == 0 => break,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(ch);
+    }
+    out.push(current);
+    out.iter()
+        .filter_map(|p| p.split_once(':').map(|(n, _)| n.trim()))
+        .map(|n| n.trim_start_matches("mut ").trim().to_string())
+        .filter(|n| !n.is_empty() && n != "self" && n != "&self" && n != "&mut self")
+        .collect()
+}
+
+/// The lowercase identifiers an expression reads as variables: not a
+/// field or method after `.`, not a path segment, not a called fn
+/// (`n <= LIMIT && v.len() > 0` → `n`, `v`).
+fn roots(expr: &str) -> Vec<String> {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let before = chars[..start].iter().rev().find(|c| !c.is_whitespace());
+            let after: String = chars[i..].iter().collect::<String>().trim_start().chars().take(2).collect();
+            let member = matches!(before, Some('.')) || (start >= 2 && chars[start - 2..start] == [':', ':']);
+            let lower = word.starts_with(|c: char| c.is_lowercase() || c == '_');
+            let keyword = matches!(word.as_str(), "as" | "true" | "false" | "usize" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "i8" | "i16" | "i32" | "i64" | "i128" | "f32" | "f64");
+            if lower && !member && !keyword && !after.starts_with('(') && !after.starts_with("::") && !after.starts_with('!') {
+                out.push(word);
+            }
+        } else if c.is_ascii_digit() {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 /// What in the user's data makes serde call the method of a serde trait
 /// impl an error is made in, from the mechanism fact ``in `Serializer::
 /// serialize_i8` for `T` ``): serde's data model maps each Rust type to
 /// one method (`serialize_i8` for an `i8`, `newtype_variant_seed` when the
 /// Rust type expects a newtype variant).
-pub(crate) fn serde_trigger(mechanism: &str) -> Option<String> {
+pub fn serde_trigger(mechanism: &str) -> Option<String> {
     let (_, rest) = mechanism.split_once("serde's `Error::custom` in `")?;
     let (method, rest) = rest.split_once('`')?;
     let ty = rest

@@ -87,6 +87,14 @@ fn classify(m: u8) -> u8 {
 #[derive(Debug)]
 pub struct Closed;
 
+pub enum Never {}
+
+impl std::fmt::Display for Never {
+    fn fmt(&self, _f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        unreachable!("a value of an empty enum")
+    }
+}
+
 /// Sends a value.
 pub fn send(v: u8) -> Result<u8, Closed> {
     if v == 0 {
@@ -168,4 +176,26 @@ fn an_unreachable_reached_from_a_public_fn_is_a_bug_to_report() {
         s.contains("No input of `mode` should reach it") && s.contains("report it"),
         "{s}"
     );
+}
+
+#[test]
+fn an_unreachable_stub_of_a_trait_impl_names_what_the_user_does() {
+    let a = analysed("internal error: entered unreachable code: a value of an empty enum");
+    let s = section(&a, SectionName::Solutions);
+    assert!(
+        s.contains("Nothing you do should reach it: if formatting a `Never`") && s.contains("report it"),
+        "{s}"
+    );
+}
+
+#[test]
+fn a_serde_method_says_what_in_the_data_makes_serde_call_it() {
+    let t = errdex_analyze::sections::serde_trigger("The error is made with serde's `Error::custom` in `Serializer::serialize_i8` for `Emitter`: serde calls that method while (de)serializing, and the format's error carries this text.").unwrap();
+    assert!(
+        t.contains("`serialize_i8` when the value you serialize through `Emitter` holds an `i8`"),
+        "{t}"
+    );
+    let t = errdex_analyze::sections::serde_trigger("The error is made with serde's `Error::custom` in `VariantAccess::newtype_variant_seed` for `UnitOnly`: serde calls that method.").unwrap();
+    assert!(t.contains("expects a newtype variant"), "{t}");
+    assert!(errdex_analyze::sections::serde_trigger("The error is made with serde's `Error::custom` in `Serializer::collect_str` for `E`: ..").is_none());
 }
