@@ -537,8 +537,9 @@ impl<'a> Writer<'a> {
             .filter(|v| {
                 code_in(v).is_some_and(|c| {
                     cond.contains(c)
-                        && c.chars()
-                            .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_' || ch == ':')
+                        && c.chars().all(|ch| {
+                            ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_' || ch == ':'
+                        })
                 }) && v.text.contains("` is ")
             })
             .filter_map(|v| v.text.split(" (`").next())
@@ -563,8 +564,7 @@ impl<'a> Writer<'a> {
     /// (or `let .. else` for an `Option`).
     fn twin_fix(&self) -> Option<(Vec<Sentence>, Option<String>)> {
         let a = self.all(FactKind::Alternative).into_iter().find(|a| {
-            a.text.contains("` is the fallible form of `")
-                && a.text.matches('`').count() >= 4
+            a.text.contains("` is the fallible form of `") && a.text.matches('`').count() >= 4
         })?;
         let mut parts = a.text.split('`');
         let twin = parts.nth(1)?;
@@ -574,7 +574,10 @@ impl<'a> Writer<'a> {
             .split_once("(returns `")
             .and_then(|(_, r)| r.split_once("`)"))
             .map(|(r, _)| r.trim());
-        let path = |n: &str| n.chars().all(|c| c.is_alphanumeric() || c == '_' || c == ':');
+        let path = |n: &str| {
+            n.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        };
         if !path(twin) || !path(panicking) {
             return None;
         }
@@ -647,15 +650,48 @@ fn roots(expr: &str) -> Vec<String> {
             }
             let word: String = chars[start..i].iter().collect();
             let before = chars[..start].iter().rev().find(|c| !c.is_whitespace());
-            let after: String = chars[i..].iter().collect::<String>().trim_start().chars().take(2).collect();
-            let member = matches!(before, Some('.')) || (start >= 2 && chars[start - 2..start] == [':', ':']);
+            let after: String = chars[i..]
+                .iter()
+                .collect::<String>()
+                .trim_start()
+                .chars()
+                .take(2)
+                .collect();
+            let member = matches!(before, Some('.'))
+                || (start >= 2 && chars[start - 2..start] == [':', ':']);
             let lower = word.starts_with(|c: char| c.is_lowercase() || c == '_');
-            let keyword = matches!(word.as_str(), "as" | "true" | "false" | "usize" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "i8" | "i16" | "i32" | "i64" | "i128" | "f32" | "f64");
-            if lower && !member && !keyword && !after.starts_with('(') && !after.starts_with("::") && !after.starts_with('!') {
+            let keyword = matches!(
+                word.as_str(),
+                "as" | "true"
+                    | "false"
+                    | "usize"
+                    | "isize"
+                    | "u8"
+                    | "u16"
+                    | "u32"
+                    | "u64"
+                    | "u128"
+                    | "i8"
+                    | "i16"
+                    | "i32"
+                    | "i64"
+                    | "i128"
+                    | "f32"
+                    | "f64"
+            );
+            if lower
+                && !member
+                && !keyword
+                && !after.starts_with('(')
+                && !after.starts_with("::")
+                && !after.starts_with('!')
+            {
                 out.push(word);
             }
         } else if c.is_ascii_digit() {
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.') {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
                 i += 1;
             }
         } else {
@@ -703,7 +739,9 @@ pub fn serde_trigger(mechanism: &str) -> Option<String> {
             "unit_struct" => "a unit struct (`struct S;`)",
             "unit_variant" => "a unit variant of an enum (`E::A`)",
             "newtype_struct" => "a newtype struct (`struct S(T)`)",
-            "newtype_variant" | "newtype_variant_seed" => "a newtype variant of an enum (`E::A(T)`)",
+            "newtype_variant" | "newtype_variant_seed" => {
+                "a newtype variant of an enum (`E::A(T)`)"
+            }
             "seq" => "a sequence (`Vec`, slice, set)",
             "tuple" => "a tuple",
             "tuple_struct" => "a tuple struct (`struct S(A, B)`)",

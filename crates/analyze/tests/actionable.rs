@@ -183,7 +183,8 @@ fn an_unreachable_stub_of_a_trait_impl_names_what_the_user_does() {
     let a = analysed("internal error: entered unreachable code: a value of an empty enum");
     let s = section(&a, SectionName::Solutions);
     assert!(
-        s.contains("Nothing you do should reach it: if formatting a `Never`") && s.contains("report it"),
+        s.contains("Nothing you do should reach it: if formatting a `Never`")
+            && s.contains("report it"),
         "{s}"
     );
 }
@@ -197,5 +198,8 @@ fn a_serde_method_says_what_in_the_data_makes_serde_call_it() {
     );
     let t = errdex_analyze::sections::serde_trigger("The error is made with serde's `Error::custom` in `VariantAccess::newtype_variant_seed` for `UnitOnly`: serde calls that method.").unwrap();
     assert!(t.contains("expects a newtype variant"), "{t}");
-    assert!(errdex_analyze::sections::serde_trigger("The error is made with serde's `Error::custom` in `Serializer::collect_str` for `E`: ..").is_none());
+    assert!(errdex_analyze::sections::serde_trigger(
+        "The error is made with serde's `Error::custom` in `Serializer::collect_str` for `E`: .."
+    )
+    .is_none());
 }
