@@ -684,7 +684,7 @@ fn roots(expr: &str) -> Vec<String> {
                 && !keyword
                 && !after.starts_with('(')
                 && !after.starts_with("::")
-                && !after.starts_with('!')
+                && !(after.starts_with('!') && !after.starts_with("!="))
             {
                 out.push(word);
             }

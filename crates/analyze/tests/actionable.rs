@@ -42,6 +42,13 @@ pub fn window(width: usize) -> Vec<u8> {
     vec![0; width]
 }
 
+/// Packs the items.
+pub fn pack(items: &[u8]) -> usize {
+    let n = items.len();
+    assert!(n != 0, "nothing to pack");
+    n
+}
+
 /// Takes the first byte.
 ///
 /// # Panics
@@ -145,6 +152,16 @@ fn an_assertion_of_a_public_fn_is_checked_before_the_call_with_the_constant() {
     );
     assert!(text.contains("4096"), "{text}");
     assert!(code.starts_with("if width <= LIMIT {"), "{code}");
+}
+
+#[test]
+fn an_assertion_on_a_local_of_the_body_is_not_offered_as_the_callers_check() {
+    let a = analysed("nothing to pack");
+    let (text, code) = fix(&a);
+    assert!(
+        !text.contains("Check `n != 0`") && !code.contains("if n != 0"),
+        "{text}\n{code}"
+    );
 }
 
 #[test]
