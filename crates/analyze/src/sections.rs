@@ -80,7 +80,11 @@ impl<'a> Writer<'a> {
             let named = e.text.starts_with("The public fn `")
                 || e.text.starts_with("The exported macro `")
                 || e.text.contains("` (the public trait `");
-            named.then(|| code_in(e).map(|n| (e, n))).flatten()
+            if named {
+                code_in(e).map(|n| (e, n))
+            } else {
+                None
+            }
         })
     }
 
