@@ -67,6 +67,76 @@ impl<'a> Writer<'a> {
         code_in(f).map(|name| (f, name))
     }
 
+    /// The public call a user makes to reach the site: the thrower when
+    /// it is public, else the first public fn, public trait method or
+    /// exported macro reaching it (from the public-entry facts).
+    fn public_call(&self) -> Option<(&'a Fact, &'a str)> {
+        if let Some((item, name)) = self.thrower() {
+            if item.text.contains("the public fn") {
+                return Some((item, name));
+            }
+        }
+        self.all(FactKind::PublicEntry).into_iter().find_map(|e| {
+            let named = e.text.starts_with("The public fn `")
+                || e.text.starts_with("The exported macro `")
+                || e.text.contains("` (the public trait `");
+            if named {
+                code_in(e).map(|n| (e, n))
+            } else {
+                None
+            }
+        })
+    }
+
+    /// What a user does that reaches the site through a trait impl the
+    /// language or another crate calls (`formatting a `E` with `{}``), from
+    /// the public-entry facts of implicit entry points.
+    fn implicit_use(&self) -> Option<(&'a Fact, &'a str)> {
+        self.all(FactKind::PublicEntry).into_iter().find_map(|e| {
+            let (_, action) = e
+                .text
+                .split_once("a user reaches that by ")
+                .or_else(|| e.text.split_once(" is reached by "))?;
+            Some((e, action.trim_end_matches('.')))
+        })
+    }
+
+    /// Documented conditions a user keeps to, from the user's side: the
+    /// `# Panics`/`# Errors` sections of the thrower (when public) and of
+    /// the public fns reaching it — (fact, fn, heading, quoted text).
+    fn documented(&self) -> Vec<(&'a Fact, &'a str, &'static str, &'a str)> {
+        let public_thrower = self
+            .thrower()
+            .filter(|(item, _)| item.text.contains("the public fn"))
+            .map(|(_, n)| n);
+        let mut out = Vec::new();
+        for d in self.all(FactKind::Doc) {
+            let heading = if d.text.contains("under `# Panics`") {
+                "Panics"
+            } else if d.text.contains("under `# Errors`") {
+                "Errors"
+            } else {
+                continue;
+            };
+            let Some(quote) = d
+                .text
+                .split_once(": \"")
+                .map(|(_, q)| q.trim_end_matches('"'))
+            else {
+                continue;
+            };
+            let who = if d.text.starts_with("Its doc comment") {
+                public_thrower
+            } else {
+                code_in(d)
+            };
+            if let Some(who) = who {
+                out.push((d, who, heading, quote));
+            }
+        }
+        out
+    }
+
     fn means(&self) -> Vec<Sentence> {
         let mut out = Vec::new();
         let message = self.one(FactKind::Message);
@@ -157,6 +227,28 @@ impl<'a> Writer<'a> {
         }
         for t in self.all(FactKind::Test) {
             out.push(say(t.text.clone(), &[t]));
+        }
+        for m in self.all(FactKind::Mechanism) {
+            if let Some(text) = serde_trigger(&m.text) {
+                out.push(say(text, &[m]));
+            }
+        }
+        if out.is_empty() {
+            // Nothing but the thrower is known: say which call a user
+            // makes that gets it, when that call is public.
+            if let Some((item, name)) = self
+                .thrower()
+                .filter(|(item, _)| item.text.contains("the public fn"))
+            {
+                out.push(say(
+                    if self.kind.panics() {
+                        format!("It panics in a call of the public fn `{name}`.")
+                    } else {
+                        format!("It is the error a call of the public fn `{name}` returns.")
+                    },
+                    &[item],
+                ));
+            }
         }
         out
     }
@@ -279,15 +371,42 @@ impl<'a> Writer<'a> {
                 &ctors,
             ));
         }
-        if let Some(d) = self
-            .all(FactKind::Doc)
-            .into_iter()
-            .find(|d| d.text.contains("# Panics") || d.text.contains("# Errors"))
-        {
+        for (d, who, heading, quote) in self.documented().into_iter().take(2) {
             out.push(say(
-                "Read the documented conditions quoted above and keep to them.",
+                if heading == "Panics" {
+                    format!("Before calling `{who}`, rule out what its doc lists under `# Panics`: \"{quote}\"")
+                } else {
+                    format!("`{who}` returns an error in the cases its doc lists under `# Errors` (\"{quote}\"): rule them out before the call, or handle the `Err` it returns.")
+                },
                 &[d],
             ));
+        }
+        if self.kind.panics() && !out.iter().any(|s| s.text.starts_with("Avoid the path")) {
+            // The condition is at a caller: avoid it there.
+            if let Some(g) = self
+                .all(FactKind::Guard)
+                .into_iter()
+                .find(|g| g.text.starts_with("Where "))
+            {
+                out.push(say(
+                    format!("Avoid the path that leads here: {}", lower_first(&g.text)),
+                    &[g],
+                ));
+            }
+        }
+        if out.is_empty() && self.kind == Kind::Unreachable {
+            // Code its authors hold impossible: nothing to avoid but a bug.
+            if let Some((e, call)) = self.public_call() {
+                out.push(say(
+                    format!("No input of `{call}` should reach it: if a call of `{call}` does, it is a bug of the crate — report it to its maintainers with that input."),
+                    &[e],
+                ));
+            } else if let Some((e, action)) = self.implicit_use() {
+                out.push(say(
+                    format!("Nothing you do should reach it: if {action} does, it is a bug of the crate — report it to its maintainers with the value and the steps that led there."),
+                    &[e],
+                ));
+            }
         }
         out
     }
@@ -320,6 +439,9 @@ impl<'a> Writer<'a> {
                     | Kind::Warning
             )
         {
+            if let Some(fix) = self.twin_fix().or_else(|| self.precondition_fix()) {
+                return fix;
+            }
             let invariant = self
                 .all(FactKind::Mechanism)
                 .iter()
@@ -383,6 +505,279 @@ impl<'a> Writer<'a> {
             Some(code),
         )
     }
+}
+
+impl<'a> Writer<'a> {
+    /// Before/after code for an assertion in a public fn whose condition
+    /// reads only what the caller passes (no `self`): check it before the
+    /// call, with the constants' values the condition compares against.
+    fn precondition_fix(&self) -> Option<(Vec<Sentence>, Option<String>)> {
+        if !matches!(self.kind, Kind::Assert | Kind::AssertEq | Kind::AssertNe) {
+            return None;
+        }
+        let (item, name) = self
+            .thrower()
+            .filter(|(item, _)| item.text.contains("the public fn"))?;
+        let a = self.one(FactKind::Assertion)?;
+        let cond = code_in(a)?;
+        // The condition must read only the fn's parameters (and constants,
+        // paths, methods): a local of its body means nothing to a caller.
+        let params = params_of(item.text.split('`').nth(3)?);
+        if cond.contains("self") || roots(cond).iter().any(|r| !params.contains(r)) {
+            return None;
+        }
+        let code = format!(
+            "if {cond} {{\n    {name}(/* … */);\n}} else {{\n    /* `{name}` would panic: handle this case */\n}}"
+        );
+        if !crate::verify::parses(&format!("fn f() {{ {code} }}")) {
+            return None;
+        }
+        let values: Vec<&Fact> = self.all(FactKind::Value);
+        let mut cited = vec![a, item];
+        cited.extend(values.iter().copied());
+        // `LIMIT` is 4096 (`const LIMIT: usize`, src/lib.rs:3).
+        let stated: Vec<&str> = values
+            .iter()
+            .filter(|v| {
+                code_in(v).is_some_and(|c| {
+                    cond.contains(c)
+                        && c.chars().all(|ch| {
+                            ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_' || ch == ':'
+                        })
+                }) && v.text.contains("` is ")
+            })
+            .filter_map(|v| v.text.split(" (`").next())
+            .collect();
+        let with = if stated.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", stated.join("; "))
+        };
+        Some((
+            vec![say(
+                format!("Check `{cond}` before calling `{name}`{with}:"),
+                &cited,
+            )],
+            Some(code),
+        ))
+    }
+
+    /// Before/after code for a panicking public fn with a fallible twin
+    /// (`` `Vec::try_reserve` is the fallible form of `Vec::reserve` (returns
+    /// `Result<(), E>`) ``): the call that panics, then the twin with `?`
+    /// (or `let .. else` for an `Option`).
+    fn twin_fix(&self) -> Option<(Vec<Sentence>, Option<String>)> {
+        let a = self.all(FactKind::Alternative).into_iter().find(|a| {
+            a.text.contains("` is the fallible form of `") && a.text.matches('`').count() >= 4
+        })?;
+        let mut parts = a.text.split('`');
+        let twin = parts.nth(1)?;
+        let panicking = parts.nth(1)?;
+        let ret = a
+            .text
+            .split_once("(returns `")
+            .and_then(|(_, r)| r.split_once("`)"))
+            .map(|(r, _)| r.trim());
+        let path = |n: &str| {
+            n.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        };
+        if !path(twin) || !path(panicking) {
+            return None;
+        }
+        let after = match ret {
+            Some(r) if r.starts_with("Option") => format!(
+                "let Some(value) = {twin}(/* … */) else {{\n    /* handle the failure */\n    return;\n}};"
+            ),
+            Some(r) if r.starts_with("Result") || r.ends_with("Result") || r.contains("Result<") => {
+                format!("let value = {twin}(/* … */)?;")
+            }
+            _ => format!("let value = {twin}(/* … */); // check what it returns"),
+        };
+        let code = format!("// before: panics on failure\nlet value = {panicking}(/* … */);\n// after: the failure is a value you handle\n{after}");
+        if !crate::verify::parses(&format!("fn f() -> Result<(), ()> {{ {code} Ok(()) }}")) {
+            return None;
+        }
+        Some((
+            vec![say(
+                format!("Call `{twin}` instead of `{panicking}`, and handle its failure:"),
+                &[a],
+            )],
+            Some(code),
+        ))
+    }
+}
+
+/// The parameter names of a fn signature (`fn f(a: u8, mut b: &[T])` →
+/// `a`, `b`); `self` is not one.
+fn params_of(signature: &str) -> Vec<String> {
+    let Some((_, rest)) = signature.split_once('(') else {
+        return Vec::new();
+    };
+    let mut depth = 0i32;
+    let mut out = Vec::new();
+    let mut current = String::new();
+    for ch in rest.chars() {
+        match ch {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' if depth == 0 => break,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(ch);
+    }
+    out.push(current);
+    out.iter()
+        .filter_map(|p| p.split_once(':').map(|(n, _)| n.trim()))
+        .map(|n| n.trim_start_matches("mut ").trim().to_string())
+        .filter(|n| !n.is_empty() && n != "self" && n != "&self" && n != "&mut self")
+        .collect()
+}
+
+/// The lowercase identifiers an expression reads as variables: not a
+/// field or method after `.`, not a path segment, not a called fn
+/// (`n <= LIMIT && v.len() > 0` → `n`, `v`).
+fn roots(expr: &str) -> Vec<String> {
+    let chars: Vec<char> = expr.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let before = chars[..start].iter().rev().find(|c| !c.is_whitespace());
+            let after: String = chars[i..]
+                .iter()
+                .collect::<String>()
+                .trim_start()
+                .chars()
+                .take(2)
+                .collect();
+            let member = matches!(before, Some('.'))
+                || (start >= 2 && chars[start - 2..start] == [':', ':']);
+            let lower = word.starts_with(|c: char| c.is_lowercase() || c == '_');
+            let keyword = matches!(
+                word.as_str(),
+                "as" | "true"
+                    | "false"
+                    | "usize"
+                    | "isize"
+                    | "u8"
+                    | "u16"
+                    | "u32"
+                    | "u64"
+                    | "u128"
+                    | "i8"
+                    | "i16"
+                    | "i32"
+                    | "i64"
+                    | "i128"
+                    | "f32"
+                    | "f64"
+            );
+            if lower
+                && !member
+                && !keyword
+                && !after.starts_with('(')
+                && !after.starts_with("::")
+                && !(after.starts_with('!') && !after.starts_with("!="))
+            {
+                out.push(word);
+            }
+        } else if c.is_ascii_digit() {
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// What in the user's data makes serde call the method of a serde trait
+/// impl an error is made in, from the mechanism fact ``in `Serializer::
+/// serialize_i8` for `T` ``): serde's data model maps each Rust type to
+/// one method (`serialize_i8` for an `i8`, `newtype_variant_seed` when the
+/// Rust type expects a newtype variant).
+pub fn serde_trigger(mechanism: &str) -> Option<String> {
+    let (_, rest) = mechanism.split_once("serde's `Error::custom` in `")?;
+    let (method, rest) = rest.split_once('`')?;
+    let ty = rest
+        .strip_prefix(" for `")
+        .and_then(|r| r.split_once('`'))
+        .map(|(t, _)| t)?;
+    let (tr, m) = method.split_once("::")?;
+    let what = |name: &str| -> Option<&'static str> {
+        Some(match name {
+            "bool" => "a `bool`",
+            "i8" => "an `i8`",
+            "i16" => "an `i16`",
+            "i32" => "an `i32`",
+            "i64" => "an `i64`",
+            "i128" => "an `i128`",
+            "u8" => "a `u8`",
+            "u16" => "a `u16`",
+            "u32" => "a `u32`",
+            "u64" => "a `u64`",
+            "u128" => "a `u128`",
+            "f32" => "an `f32`",
+            "f64" => "an `f64`",
+            "char" => "a `char`",
+            "str" | "string" | "borrowed_str" => "a string (`&str`, `String`)",
+            "bytes" | "byte_buf" | "borrowed_bytes" => "bytes (`&[u8]`, `serde_bytes`)",
+            "none" => "`None` (an `Option`)",
+            "some" => "`Some(..)` (an `Option`)",
+            "option" => "an `Option`",
+            "unit" => "`()`",
+            "unit_struct" => "a unit struct (`struct S;`)",
+            "unit_variant" => "a unit variant of an enum (`E::A`)",
+            "newtype_struct" => "a newtype struct (`struct S(T)`)",
+            "newtype_variant" | "newtype_variant_seed" => {
+                "a newtype variant of an enum (`E::A(T)`)"
+            }
+            "seq" => "a sequence (`Vec`, slice, set)",
+            "tuple" => "a tuple",
+            "tuple_struct" => "a tuple struct (`struct S(A, B)`)",
+            "tuple_variant" => "a tuple variant of an enum (`E::A(x, y)`)",
+            "map" => "a map (`HashMap`, `BTreeMap`)",
+            "struct" => "a struct with named fields",
+            "struct_variant" => "a struct variant of an enum (`E::A { .. }`)",
+            "enum" => "an enum",
+            "identifier" => "a field or variant name",
+            _ => return None,
+        })
+    };
+    let text = match tr {
+        "Serializer" => {
+            let v = what(m.strip_prefix("serialize_")?)?;
+            format!("serde calls `{m}` when the value you serialize through `{ty}` holds {v}: that is when this error is returned.")
+        }
+        "Deserializer" => {
+            let v = what(m.strip_prefix("deserialize_")?)?;
+            format!("serde calls `{m}` when the type you deserialize from `{ty}` asks for {v}: that is when this error is returned.")
+        }
+        "Visitor" => {
+            let v = what(m.strip_prefix("visit_")?)?;
+            format!("serde calls `{m}` when the input read through `{ty}` holds {v} where the target type is visited: that is when this error is returned.")
+        }
+        "VariantAccess" => {
+            let v = what(m)?;
+            format!("serde calls `{m}` on `{ty}` when the type you deserialize expects {v} there: that is when this error is returned.")
+        }
+        _ => return None,
+    };
+    Some(text)
 }
 
 /// `It runs…` → `it runs…`.
