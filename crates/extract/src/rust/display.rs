@@ -643,6 +643,7 @@ fn contains_write(node: Node, src: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Extractor;
     use errdex_syntax::MAX_SYNTAX_DEPTH;
 
     /// The walk `describers_within` replaced: a depth pre-walk, then a stack
@@ -743,6 +744,6 @@ impl Debug for Other { fn fmt(&self, f: &mut F) -> R { f.write_str(self.name()) 
             path: "src/lib.rs".into(),
             text: src,
         });
-        assert!(x.too_deep && x.sites.is_empty());
+        assert!(x.too_deep && x.candidates.is_empty());
     }
 }
