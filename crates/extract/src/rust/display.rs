@@ -673,7 +673,11 @@ mod tests {
         for limit in [MAX_SYNTAX_DEPTH, 4] {
             let got = describers_within(tree.root_node(), src.as_bytes(), limit)
                 .map(|v| v.into_iter().map(|d| (d.ty, d.method, d.debug)).collect());
-            assert_eq!(got, reference(tree.root_node(), src.as_bytes(), limit), "{src}");
+            assert_eq!(
+                got,
+                reference(tree.root_node(), src.as_bytes(), limit),
+                "{src}"
+            );
         }
     }
 
