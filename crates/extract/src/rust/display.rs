@@ -23,55 +23,87 @@ pub(crate) struct Describer {
 }
 
 /// The zero-argument `self.NAME()` calls in each `Display`/`Debug` impl of
-/// a file (in code and in macro arguments alike).
-pub(crate) fn describers(root: Node, src: &[u8]) -> Vec<Describer> {
-    let mut out: Vec<Describer> = Vec::new();
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        let mut c = n.walk();
-        stack.extend(n.named_children(&mut c));
-        if n.kind() != "impl_item" {
+/// a file (in code and in macro arguments alike), or `None` when some node
+/// lies more than `limit` levels below `root` (the file is too deep to
+/// walk). One cursor pass over the whole tree does both, without recursion
+/// and without a cursor or child list per node.
+pub(crate) fn describers_within(root: Node, src: &[u8], limit: usize) -> Option<Vec<Describer>> {
+    let mut impls: Vec<Node> = Vec::new();
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    'walk: loop {
+        let n = cursor.node();
+        if n.kind() == "impl_item" {
+            impls.push(n);
+        }
+        if cursor.goto_first_child() {
+            depth += 1;
+            if depth > limit {
+                return None;
+            }
             continue;
         }
-        let (Some(tr), Some(ty), Some(body)) = (
-            n.child_by_field_name("trait"),
-            n.child_by_field_name("type"),
-            n.child_by_field_name("body"),
-        ) else {
-            continue;
-        };
-        let debug = match last_segment(&type_name(tr, src)) {
-            "Display" => false,
-            "Debug" => true,
-            _ => continue,
-        };
-        let ty = type_name(ty, src);
-        let text = body.utf8_text(src).unwrap_or("");
-        for (i, _) in text.match_indices("self.") {
-            if i > 0 && text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
-                continue;
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
             }
-            let rest = &text[i + 5..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect();
-            if name.is_empty() || !rest[name.len()..].trim_start().starts_with("()") {
-                continue;
+            if depth == 0 || !cursor.goto_parent() {
+                break 'walk;
             }
-            if !out
-                .iter()
-                .any(|d| d.ty == ty && d.method == name && d.debug == debug)
-            {
-                out.push(Describer {
-                    ty: ty.clone(),
-                    method: name,
-                    debug,
-                });
-            }
+            depth -= 1;
         }
     }
-    out
+    // The first describer found for a method wins, in the order of a
+    // pre-order walk that takes the children last to first: outer impls
+    // before the impls inside them, later impls before earlier ones.
+    impls.sort_by_key(|n| (std::cmp::Reverse(n.end_byte()), n.start_byte()));
+    let mut out: Vec<Describer> = Vec::new();
+    for n in impls {
+        describe_impl(n, src, &mut out);
+    }
+    Some(out)
+}
+
+/// Adds the describers of one impl (when it is a `Display`/`Debug` impl) to
+/// `out`, each `(type, method, debug)` once.
+fn describe_impl(n: Node, src: &[u8], out: &mut Vec<Describer>) {
+    let (Some(tr), Some(ty), Some(body)) = (
+        n.child_by_field_name("trait"),
+        n.child_by_field_name("type"),
+        n.child_by_field_name("body"),
+    ) else {
+        return;
+    };
+    let debug = match last_segment(&type_name(tr, src)) {
+        "Display" => false,
+        "Debug" => true,
+        _ => return,
+    };
+    let ty = type_name(ty, src);
+    let text = body.utf8_text(src).unwrap_or("");
+    for (i, _) in text.match_indices("self.") {
+        if i > 0 && text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &text[i + 5..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if name.is_empty() || !rest[name.len()..].trim_start().starts_with("()") {
+            continue;
+        }
+        if !out
+            .iter()
+            .any(|d| d.ty == ty && d.method == name && d.debug == debug)
+        {
+            out.push(Describer {
+                ty: ty.clone(),
+                method: name,
+                debug,
+            });
+        }
+    }
 }
 
 /// The value of a `match` arm when it is only a string literal (`A =>
@@ -606,4 +638,116 @@ fn contains_write(node: Node, src: &[u8]) -> bool {
         stack.extend(n.children(&mut c));
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Extractor;
+    use errdex_syntax::MAX_SYNTAX_DEPTH;
+
+    /// The walk `describers_within` replaced: a depth pre-walk, then a stack
+    /// walk over named children. Kept to check the one pass against it.
+    fn reference(root: Node, src: &[u8], limit: usize) -> Option<Vec<(String, String, bool)>> {
+        if errdex_syntax::deeper_than(root, limit) {
+            return None;
+        }
+        let mut impls = Vec::new();
+        let mut stack = vec![root];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+            if n.kind() == "impl_item" {
+                impls.push(n);
+            }
+        }
+        let mut out = Vec::new();
+        for n in impls {
+            describe_impl(n, src, &mut out);
+        }
+        Some(out.into_iter().map(|d| (d.ty, d.method, d.debug)).collect())
+    }
+
+    fn check(src: &str) {
+        let tree = errdex_syntax::parse(&mut errdex_syntax::parser(), src).unwrap();
+        for limit in [MAX_SYNTAX_DEPTH, 4] {
+            let got = describers_within(tree.root_node(), src.as_bytes(), limit)
+                .map(|v| v.into_iter().map(|d| (d.ty, d.method, d.debug)).collect());
+            assert_eq!(
+                got,
+                reference(tree.root_node(), src.as_bytes(), limit),
+                "{src}"
+            );
+        }
+    }
+
+    #[test]
+    fn one_pass_orders_describers_like_the_walk_it_replaced() {
+        // Later impls first, an outer impl before the impls inside it: the
+        // first describer of `name` decides between Display and Debug.
+        let src = r#"
+impl fmt::Display for E { fn fmt(&self, f: &mut F) -> R { f.write_str(self.name()) } }
+impl fmt::Debug for E {
+    fn fmt(&self, f: &mut F) -> R {
+        impl fmt::Display for Inner { fn fmt(&self, f: &mut F) -> R { f.write_str(self.inner()) } }
+        write!(f, "{}", self.name())
+    }
+}
+impl Debug for Other { fn fmt(&self, f: &mut F) -> R { f.write_str(self.name()) } }
+"#;
+        let tree = errdex_syntax::parse(&mut errdex_syntax::parser(), src).unwrap();
+        let got: Vec<(String, String, bool)> =
+            describers_within(tree.root_node(), src.as_bytes(), MAX_SYNTAX_DEPTH)
+                .unwrap()
+                .into_iter()
+                .map(|d| (d.ty, d.method, d.debug))
+                .collect();
+        let d = |t: &str, m: &str, b| (t.to_string(), m.to_string(), b);
+        assert_eq!(
+            got,
+            vec![
+                d("Other", "name", true),
+                d("E", "inner", true),
+                d("E", "name", true),
+                d("Inner", "inner", false),
+                d("E", "name", false),
+            ]
+        );
+        check(src);
+    }
+
+    #[test]
+    fn one_pass_matches_the_walk_it_replaced_on_real_files() {
+        // This crate's own sources, and any tree named by
+        // ERRDEX_EQUIV_DIR (e.g. the cargo registry's sources).
+        let mut dirs = vec![std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src")];
+        dirs.extend(std::env::var_os("ERRDEX_EQUIV_DIR").map(Into::into));
+        let mut n = 0;
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(&dir).unwrap().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    if let Ok(src) = std::fs::read_to_string(&p) {
+                        check(&src);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 5, "{n} files");
+    }
+
+    #[test]
+    fn too_deep_files_are_refused_without_overflow() {
+        let src = format!("fn f() {{ {}1{} }}", "(".repeat(2000), ")".repeat(2000));
+        let tree = errdex_syntax::parse(&mut errdex_syntax::parser(), &src).unwrap();
+        assert!(describers_within(tree.root_node(), src.as_bytes(), MAX_SYNTAX_DEPTH).is_none());
+        let x = super::super::RustExtractor.extract(&crate::SourceFile {
+            path: "src/lib.rs".into(),
+            text: src,
+        });
+        assert!(x.too_deep && x.candidates.is_empty());
+    }
 }

@@ -54,15 +54,21 @@ impl Extractor for RustExtractor {
             let Some(tree) = parser.parse(file.text.as_bytes(), None) else {
                 return FileExtraction::default();
             };
-            if errdex_syntax::deeper_than(tree.root_node(), MAX_SYNTAX_DEPTH) {
+            // One pass checks the depth (so that no walk below can exhaust
+            // the stack) and finds the describers.
+            let Some(describers) = display::describers_within(
+                tree.root_node(),
+                file.text.as_bytes(),
+                MAX_SYNTAX_DEPTH,
+            ) else {
                 return FileExtraction {
                     too_deep: true,
                     ..FileExtraction::default()
                 };
-            }
+            };
             let mut w = Walker::new(file, parser);
             w.out.syntax_errors = errdex_syntax::count_errors(tree.root_node());
-            w.describers = display::describers(tree.root_node(), file.text.as_bytes());
+            w.describers = describers;
             w.visit(tree.root_node());
             w.finish()
         })
