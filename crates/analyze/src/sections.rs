@@ -394,8 +394,9 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        if out.is_empty() && self.kind == Kind::Unreachable {
-            // Code its authors hold impossible: nothing to avoid but a bug.
+        if self.kind == Kind::Unreachable {
+            // Code its authors hold impossible: whatever path leads there,
+            // reaching it is a bug.
             if let Some((e, call)) = self.public_call() {
                 out.push(say(
                     format!("No input of `{call}` should reach it: if a call of `{call}` does, it is a bug of the crate — report it to its maintainers with that input."),

@@ -291,6 +291,8 @@ fn text_of(html: &str) -> String {
         }
     }
     out.replace("&#39;", "'")
+        .replace("&#38;", "&")
+        .replace("&#34;", "\"")
         .replace("&quot;", "\"")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
@@ -317,7 +319,9 @@ fn citations_are_numbered_and_link_to_the_lines() {
     assert!(!cites.is_empty(), "no citation on the page");
     let mut opened = 0;
     for c in &cites {
-        let href = c[..c.find('"').unwrap()].replace("&amp;", "&");
+        let href = c[..c.find('"').unwrap()]
+            .replace("&#38;", "&")
+            .replace("&amp;", "&");
         let number = &c[c.find("\">[").unwrap() + 3..c.find("]</a>").unwrap()];
         assert!(number.parse::<usize>().is_ok(), "{number}");
         if let Some(rest) = href.strip_prefix("/source?") {
