@@ -689,7 +689,7 @@ fn roots(expr: &str) -> Vec<String> {
                 && !keyword
                 && !after.starts_with('(')
                 && !after.starts_with("::")
-                && !(after.starts_with('!') && !after.starts_with("!="))
+                && (!after.starts_with('!') || after.starts_with("!="))
             {
                 out.push(word);
             }
