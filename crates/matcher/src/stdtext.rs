@@ -188,8 +188,15 @@ fn known() -> &'static [Known] {
     })
 }
 
-/// std's text when the whole message is one.
+/// std's text when the whole message is one (a sentence's closing `.`
+/// after it, as a program prints an error at the end of its own sentence,
+/// is not part of it).
 pub fn recognise(text: &str) -> Option<StdText> {
+    let t = text.trim_end();
+    whole_std_text(t).or_else(|| whole_std_text(t.strip_suffix('.')?))
+}
+
+fn whole_std_text(text: &str) -> Option<StdText> {
     let norm = normalize(text);
     known().iter().find_map(|k| {
         let found = k.pattern.full(&norm)?;
@@ -269,6 +276,12 @@ mod tests {
             "slice indexing"
         );
         assert!(recognise("invalid length 9").is_none());
+        // At the end of a program's sentence.
+        assert_eq!(
+            recognise("invalid digit found in string.").unwrap().source,
+            "integer parsing"
+        );
+        assert!(recognise("invalid digit found in string..").is_none());
     }
 
     #[test]
