@@ -539,6 +539,9 @@ impl<'a> Walker<'a> {
 
     /// A block inside a `Display` impl: consecutive statement-level writes
     /// form one message; writes in loops or beside other writes are parts.
+    /// What a statement between them writes under a condition or in a loop
+    /// (`if let Some(outer) = outer { write!(f, " in {outer}")?; }`) is a
+    /// hole of the message: it printed something there, or nothing.
     pub(super) fn visit_block(&mut self, node: Node) {
         if self.display().is_none() {
             self.visit_children(node);
@@ -555,11 +558,22 @@ impl<'a> Walker<'a> {
         self.frames.push(frame);
         if direct.len() >= 2 {
             let mut merged: Option<Site> = None;
-            for w in &direct {
-                let Some(site) = self.display_write_site(*w) else {
+            // A conditional part seen since the last write: a hole before
+            // the next one (or at the end).
+            let mut optional = false;
+            for stmt in &stmts {
+                let Some(w) = self.direct_write(*stmt) else {
+                    optional |= contains_write(*stmt, self.src());
                     continue;
                 };
-                self.claim(*w);
+                let Some(mut site) = self.display_write_site(w) else {
+                    continue;
+                };
+                self.claim(w);
+                if std::mem::take(&mut optional) {
+                    site.template = Template::hole("", "").then(&site.template);
+                    site.delegates_to = None;
+                }
                 merged = Some(match merged {
                     None => site,
                     Some(mut m) => {
@@ -571,7 +585,10 @@ impl<'a> Walker<'a> {
                     }
                 });
             }
-            if let Some(m) = merged {
+            if let Some(mut m) = merged {
+                if optional {
+                    m.template.append(&Template::hole("", ""));
+                }
                 self.push_display(m);
             }
         }
