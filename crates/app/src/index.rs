@@ -294,7 +294,11 @@ pub fn index(
             None => catalog.insert(Catalog::open(db)?),
         };
         if opts.skip_indexed
-            && catalog.has_snapshot(&snapshot.meta.repo, &snapshot.meta.revision)?
+            && catalog.has_current_snapshot(
+                &snapshot.meta.repo,
+                &snapshot.meta.revision,
+                &languages::fingerprint(),
+            )?
         {
             done(Indexed::Present(PresentSnapshot {
                 repo: snapshot.meta.repo,
@@ -427,6 +431,9 @@ fn index_lock(
     let mut todo = Vec::new();
     let mut local = Vec::new();
     let mut already = 0;
+    // Packages this errdex build has indexed are kept; those an older
+    // build extracted are indexed again.
+    let build = languages::fingerprint();
     let python = errdex_source::lock::python_format(path).is_some();
     let members = if !python && locked.iter().any(|p| p.source == LockedSource::Path) {
         member_folders(path).ok()
@@ -436,14 +443,18 @@ fn index_lock(
     for p in &locked {
         match &p.source {
             LockedSource::Registry { checksum } => {
-                if catalog.has_snapshot(&format!("crate:{}", p.name), &p.version)? {
+                if catalog.has_current_snapshot(&format!("crate:{}", p.name), &p.version, &build)? {
                     already += 1;
                 } else {
                     todo.push((p, Fetch::Crate(checksum.clone())));
                 }
             }
             LockedSource::Pypi { hashes } => {
-                if catalog.has_snapshot(&errdex_source::pypi::repo_name(&p.name), &p.version)? {
+                if catalog.has_current_snapshot(
+                    &errdex_source::pypi::repo_name(&p.name),
+                    &p.version,
+                    &build,
+                )? {
                     already += 1;
                 } else {
                     todo.push((p, Fetch::Pypi(hashes.clone())));
@@ -626,7 +637,11 @@ fn index_packages(
                 }
             }
         };
-        if catalog.has_snapshot(&snapshot.meta.repo, &snapshot.meta.revision)? {
+        if catalog.has_current_snapshot(
+            &snapshot.meta.repo,
+            &snapshot.meta.revision,
+            &languages::fingerprint(),
+        )? {
             already += 1;
             continue;
         }

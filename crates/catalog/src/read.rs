@@ -606,6 +606,26 @@ impl Catalog {
 }
 
 impl Catalog {
+    /// True when `repo@revision` is indexed by the extractor build
+    /// `fingerprint` (a snapshot an older build extracted may miss sites
+    /// this one finds: it is indexed again).
+    pub fn has_current_snapshot(
+        &self,
+        repo: &str,
+        revision: &str,
+        fingerprint: &str,
+    ) -> Result<bool> {
+        Ok(self
+            .conn
+            .query_opt(
+                "SELECT 1 FROM snapshots sn JOIN repos r ON r.id = sn.repo_id
+                 WHERE r.slug = ?1 AND sn.revision = ?2 AND sn.extractor = ?3",
+                args![repo, revision, fingerprint],
+                |_| Ok(()),
+            )?
+            .is_some())
+    }
+
     /// True when `repo@revision` is indexed.
     pub fn has_snapshot(&self, repo: &str, revision: &str) -> Result<bool> {
         Ok(self

@@ -150,6 +150,9 @@ CREATE TABLE analysis_runs (
 ALTER TABLE snapshots ADD COLUMN digest TEXT;
 CREATE INDEX file_cache_fingerprint ON file_cache(fingerprint);
 "#,
+    r#"
+ALTER TABLE snapshots ADD COLUMN extractor TEXT;
+"#,
 ];
 
 /// The schema version this build writes.

@@ -111,13 +111,14 @@ impl Catalog {
         let replaced = old.is_some();
         let snapshot_id: i64 = tx.query_one(
             "INSERT INTO snapshots (repo_id, revision, date, indexed_at, language, file_count, site_count,
-                                    vcs_commit, path_in_vcs, deps, digest)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) RETURNING id",
+                                    vcs_commit, path_in_vcs, deps, digest, extractor)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) RETURNING id",
             args![repo_id, meta.revision, meta.date, now, x.language, input.files.len() as i64, x.sites.len() as i64,
                 meta.vcs.as_ref().map(|v| v.commit.as_str()),
                 meta.vcs.as_ref().map(|v| v.path_in_vcs.as_str()),
                 meta.deps.as_ref().map(|d| d.join(" ")),
-                digest
+                digest,
+                input.fingerprint
             ],
             |r| r.get(0),
         )?;

@@ -59,6 +59,19 @@ fn lock_file_indexes_each_version_once_and_restricts_explain() {
     assert_eq!(s["indexed"].as_array().unwrap().len(), 0);
     assert_eq!(s["already_indexed"], 3);
 
+    // A package an older errdex build extracted is indexed again (this
+    // build may find sites that one missed); the others are kept.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE snapshots SET extractor = 'an older build' WHERE revision = '2.2.0'",
+            [],
+        )
+        .unwrap();
+    let s = run_json(errdex(&db).args(["index", "--json", &lock]));
+    assert_eq!(s["indexed"], serde_json::json!(["humantime@2.2.0"]), "{s}");
+    assert_eq!(s["already_indexed"], 2);
+
     // Another semver version in the catalogue; --lock keeps to the locked one.
     let out = errdex(&db)
         .args(["index", "crate:semver@1.0.25"])
