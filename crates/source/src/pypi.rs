@@ -94,10 +94,14 @@ impl PypiSpec {
 }
 
 /// The ways of asking pip for a distribution, best first: a wheel for this
-/// interpreter, the sdist, then wheels built for older Pythons.
+/// interpreter, wheels built for older Pythons (an old release often has
+/// wheels only for the Pythons of its day; a wheel holds the installed
+/// paths a traceback prints), then the sdist. The sdist comes last: pip
+/// prepares its metadata, which may build its build dependencies from
+/// source (numpy's C code for an old pandas) and take many minutes.
 fn attempts() -> Vec<Vec<&'static str>> {
-    let mut out = vec![vec!["--only-binary=:all:"], vec!["--no-binary=:all:"]];
-    for py in ["3.8", "3.6", "2.7"] {
+    let mut out = vec![vec!["--only-binary=:all:"]];
+    for py in ["3.10", "3.8", "3.6", "2.7"] {
         out.push(vec![
             "--only-binary=:all:",
             "--python-version",
@@ -108,8 +112,11 @@ fn attempts() -> Vec<Vec<&'static str>> {
             "manylinux1_x86_64",
             "--platform",
             "manylinux2014_x86_64",
+            "--platform",
+            "manylinux_2_17_x86_64",
         ]);
     }
+    out.push(vec!["--no-binary=:all:"]);
     out
 }
 
