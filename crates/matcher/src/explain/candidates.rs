@@ -15,9 +15,6 @@ use crate::versions::Agreement;
 use errdex_model::{is_test_path, Kind};
 use std::rc::Rc;
 
-/// A message is explained when its answer's layers cover this share of it.
-const MIN_SHARE: f64 = 0.3;
-
 /// Sites listed per message at most.
 pub(super) const MAX_PER_MESSAGE: usize = 10;
 
@@ -135,13 +132,8 @@ impl Query<'_> {
             let agreed = ranked.first().map_or(0.0, |(_, c)| c.location);
             let chosen = chosen.filter(|&i| ranked[i].1.location >= agreed);
             if let Some(i) = chosen {
-                let (t, c) = &ranked[i];
-                let share =
-                    self.explained(*t, c, &norm, 0, &memo) / norm.chars().count().max(1) as f64;
-                if share >= MIN_SHARE {
-                    let top = ranked.remove(i);
-                    ranked.insert(0, top);
-                }
+                let top = ranked.remove(i);
+                ranked.insert(0, top);
             }
         }
         for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {

@@ -120,6 +120,8 @@ pub fn at(path: &str, line: u32, column: Option<u32>) -> Location {
 /// The line is a location and nothing else (what a hook prints on a line
 /// of its own, or what a user quotes), or a sentence ending in one
 /// (human-panic's `Panic occurred in file '…/policy.rs' at line 95`).
+/// A label before it is the hook's word for it (rslint's `location:
+/// …/parser.rs:124:9`, `panic location: …`).
 pub fn alone(line: &str) -> Option<Location> {
     let t = line.trim().trim_end_matches('.');
     if let Some(c) = patterns().in_file_on_line.captures(t) {
@@ -127,11 +129,24 @@ pub fn alone(line: &str) -> Option<Location> {
             return Some(at(&c[1], c[2].parse().ok()?, None));
         }
     }
+    let t = match t.split_once(": ") {
+        Some((label, rest)) if is_label(label) => rest.trim(),
+        _ => t,
+    };
     if t.contains(char::is_whitespace) {
         return None;
     }
     let loc = parse(t)?;
     loc.path.ends_with(".rs").then_some(loc)
+}
+
+/// A word or two naming what follows (`location`, `panic location`).
+fn is_label(s: &str) -> bool {
+    let words: Vec<&str> = s.split(' ').collect();
+    words.len() <= 2
+        && words
+            .iter()
+            .all(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic() || c == '_'))
 }
 
 #[cfg(test)]
@@ -233,5 +248,13 @@ mod tests {
             ("1.0.0", 168)
         );
         assert!(alone("localhost:8080").is_none());
+        // After a hook's label.
+        let l = alone("location: /Users/t/.cargo/registry/src/index.crates.io-6f17d22bba15001f/rslint_parser-0.3.1/src/parser.rs:124:9").unwrap();
+        assert_eq!(
+            (l.registry.unwrap().name.as_str(), l.line),
+            ("rslint_parser", 124)
+        );
+        assert!(alone("panic location: src/lib.rs:3:1").is_some());
+        assert!(alone("the file at: src/lib.rs:3:1").is_none());
     }
 }

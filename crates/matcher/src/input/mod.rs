@@ -305,6 +305,24 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             i += 1;
             continue;
         }
+        // tracing's pretty format: the event's place on the line below it
+        // (`    at …/dispatcher.rs:1237`), not a backtrace's frame.
+        // (`on THREAD` may follow.)
+        let event_place = line
+            .trim()
+            .strip_prefix("at ")
+            .and_then(|r| r.split_whitespace().next())
+            .and_then(location::parse);
+        if let Some(place) = event_place.filter(|_| last_line.is_some_and(|l| l + 1 == i)) {
+            if let Some(m) = out
+                .last_mut()
+                .filter(|m| m.origin == Origin::Log && m.location.is_none())
+            {
+                m.location = Some(place);
+                i += 1;
+                continue;
+            }
+        }
         if is_noise(line) || backtrace::is_at_line(line) {
             i += 1;
             // A report's `help:` wrapped over several lines: the lines
@@ -933,6 +951,19 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
             (Some("app::db"), None)
         );
         assert_eq!(parse("[ERROR] channel closed")[0].target, None);
+    }
+
+    #[test]
+    fn tracings_pretty_format_places_the_event_on_the_line_below() {
+        let m = parse("  2023-10-25T14:07:00.266255Z TRACE actix_http::h1::dispatcher:   head timer is active\n    at /u/.cargo/registry/src/index.crates.io-6f17d22bba15001f/actix-http-3.4.0/src/h1/dispatcher.rs:1237 on main\n");
+        assert_eq!(m.len(), 1, "{m:?}");
+        let l = m[0].location.as_ref().unwrap();
+        let r = l.registry.as_ref().unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.path.as_str(), l.line),
+            ("actix-http", "src/h1/dispatcher.rs", 1237)
+        );
+        assert_eq!(m[0].target.as_deref(), Some("actix_http::h1::dispatcher"));
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! What tools put around every line of a program's output, taken off
 //! before anything is recognised: ANSI colour codes (with their ESC byte,
 //! or without it as a web page keeps them: `[2m`), process managers' and
+//! markdown's autolinks around what a renderer took for a web address
+//! (`[core.rs:184](http://core.rs:184/)`), process managers' and
 //! log collectors' line prefixes (pm2 `2|hasher   | `, docker compose
 //! `web_1  | ` with or without its timestamps, Docker Desktop's
 //! `2024-08-10 14:14:27 core-1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
@@ -12,6 +14,7 @@ use std::sync::OnceLock;
 
 struct Patterns {
     ansi: Regex,
+    autolink: Regex,
     prefixes: Vec<Regex>,
 }
 
@@ -20,6 +23,7 @@ fn patterns() -> &'static Patterns {
     P.get_or_init(|| Patterns {
         ansi: Regex::new(r"\x1b\[[0-9;?]*[A-Za-z]|\[(?:\d{1,3}(?:;\d{1,3})*)?m")
             .expect("valid regex"),
+        autolink: Regex::new(r"\[([^\[\]\s]+)\]\(https?://([^()\s]+)\)").expect("valid regex"),
         prefixes: [
             // Docker Desktop's log view (`2024-08-10 14:14:27 core-1  | `).
             r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Za-z][\w.-]{0,39}\s*\| ?",
@@ -50,6 +54,7 @@ pub fn clean(text: &str) -> Vec<String> {
         .lines()
         .map(|l| {
             let l = p.ansi.replace_all(l.trim_end_matches('\r'), "");
+            let l = unlink(&p.autolink, &l);
             strip_border(&l).to_string()
         })
         .collect();
@@ -65,6 +70,21 @@ pub fn clean(text: &str) -> Vec<String> {
         }
     }
     lines
+}
+
+/// The text of markdown links whose address is that text (`[a.rs:1](http://a.rs:1/)`,
+/// what GitHub and chat apps make of `github.com` or `core.rs:184` in a
+/// paste); other links stay as they are.
+fn unlink<'a>(autolink: &Regex, line: &'a str) -> std::borrow::Cow<'a, str> {
+    autolink.replace_all(line, |c: &regex::Captures| {
+        let text = &c[1];
+        let address = c[2].trim_end_matches('/');
+        if address.eq_ignore_ascii_case(text.trim_end_matches('/')) {
+            text.to_string()
+        } else {
+            c[0].to_string()
+        }
+    })
 }
 
 /// A terminal UI's right border and the padding before it.
@@ -114,6 +134,18 @@ mod tests {
             clean(stamped),
             vec!["Traceback (most recent call last):", "ValueError: x"]
         );
+    }
+
+    #[test]
+    fn autolinks_give_back_their_text() {
+        let linked = "panicked at 'x', /r/src/[github.com](http://github.com/)-1ecc6299db9ec823/indexmap-1.9.2/src/map/[core.rs:184](http://core.rs:184/):9";
+        assert_eq!(
+            clean(linked)[0],
+            "panicked at 'x', /r/src/github.com-1ecc6299db9ec823/indexmap-1.9.2/src/map/core.rs:184:9"
+        );
+        // A link somewhere else is the paste's own text.
+        let other = "see [the docs](https://docs.rs/x) for more";
+        assert_eq!(clean(other)[0], other);
     }
 
     #[test]
