@@ -48,6 +48,8 @@ const MAX_PATH_GUARDS: usize = 4;
 const MAX_TRACED: usize = 3;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
+/// Calls on the path whose `Err` a caller turns into a panic, stated.
+const MAX_PANICKING: usize = 3;
 /// Tests listed.
 const MAX_TESTS: usize = 3;
 /// Related errors listed.
@@ -73,6 +75,9 @@ pub struct Analyzer {
     consts: Vec<ConstDef>,
     /// The declared type of each struct field, by (struct, field).
     field_types: HashMap<(String, String), String>,
+    /// The declared type of each field name, when every struct declaring a
+    /// field of that name gives it the same type (`None` otherwise).
+    field_type_by_name: HashMap<String, Option<String>>,
     /// The types with an `impl` block in the snapshot.
     impl_types: HashSet<String>,
     /// The inline `mod m { .. }` of each file: name, first and last line.
@@ -129,6 +134,17 @@ impl Analyzer {
                 }
             }
         }
+        let mut field_type_by_name: HashMap<String, Option<String>> = HashMap::new();
+        for ((_, field), ty) in &field_types {
+            field_type_by_name
+                .entry(field.clone())
+                .and_modify(|t| {
+                    if t.as_deref() != Some(ty.as_str()) {
+                        *t = None;
+                    }
+                })
+                .or_insert_with(|| Some(ty.clone()));
+        }
         let impl_types = symbols
             .fns
             .iter()
@@ -157,6 +173,7 @@ impl Analyzer {
             fn_names,
             consts,
             field_types,
+            field_type_by_name,
             impl_types,
             inline_mods: inline,
             thread_locals,
@@ -225,7 +242,22 @@ impl Analyzer {
         if let Some(code) = self.python.as_ref().filter(|_| in_python) {
             return self.python_facts(code, error);
         }
-        let mut b = Builder::default();
+        let mut b = Builder {
+            returned: matches!(
+                error.kind,
+                Kind::ErrReturn
+                    | Kind::Bail
+                    | Kind::Ensure
+                    | Kind::Anyhow
+                    | Kind::ErrorNew
+                    | Kind::IoError
+                    | Kind::MapErr
+                    | Kind::OkOr
+                    | Kind::SerdeCustom
+                    | Kind::Context
+            ),
+            ..Builder::default()
+        };
         let sites = self.sites_looked_at(error);
 
         b.push(
@@ -509,6 +541,9 @@ fn describe_kind(kind: Kind) -> &'static str {
 struct Builder {
     facts: Vec<Fact>,
     keys: HashSet<String>,
+    /// The error is a value returned to callers (not a panic): a caller
+    /// may still turn it into a panic.
+    returned: bool,
 }
 
 impl Builder {
