@@ -10,6 +10,7 @@
 mod callers;
 mod callgraph;
 mod constructors;
+mod defaults;
 mod docs;
 mod evidence;
 mod mechanisms;
@@ -350,7 +351,7 @@ impl Analyzer {
                 .tree_at(s.line, s.column)
                 .map(|t| syntax::guards_at(t, &file.text, s.line, s.column))
                 .unwrap_or_default();
-            for g in guards {
+            for (gi, g) in guards.into_iter().enumerate() {
                 let text = guard_text(&g);
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text, here.clone(), None);
@@ -366,7 +367,15 @@ impl Analyzer {
                 }
                 if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                     self.taken_callable_fact(b, fi, &g, (s.path.clone(), s.line));
+                    // Only for an error handed back: a panic under the
+                    // same condition is no report of a short buffer.
+                    if gi == 0 && b.returned {
+                        self.exhausted_slice_fact(b, fi, &g, (s.path.clone(), s.line));
+                    }
                 }
+            }
+            if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                self.default_result_facts(b, fi, &s.path, s.line);
             }
         }
         let parts = pf
