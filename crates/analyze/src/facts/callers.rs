@@ -425,9 +425,7 @@ impl Analyzer {
                     if !b.seen(&format!("traitentry:{}:{}", d.name, cf.name)) {
                         // What the trait is and, next, what uses it.
                         let doc = self
-                            .files
-                            .get(&d.path)
-                            .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize))
+                            .doc_at(&d.path, d.line as usize)
                             .and_then(|doc| {
                                 let p: Vec<&str> =
                                     doc.paragraphs.iter().take(2).map(String::as_str).collect();

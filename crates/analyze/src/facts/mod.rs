@@ -280,7 +280,7 @@ impl Analyzer {
         for &f in &throwers {
             self.caller_facts(&mut b, f);
         }
-        self.doc_comment_facts(&mut b, &throwers);
+        self.doc_comment_facts(&mut b, &throwers, &error.template);
         self.constructor_facts(&mut b, error, &throwers);
         self.value_facts(&mut b);
         self.test_facts(&mut b, error, &sites, &throwers);
