@@ -1378,6 +1378,29 @@ pub fn in_const_at(tree: &Tree, line: u32, column: u32) -> bool {
     node_at(tree, line, column).is_some_and(in_const_context)
 }
 
+/// The call expression starting at `(line, column)`: its text (whitespace
+/// folded) and, when its result is unwrapped right there, the unwrapping
+/// method (`unwrap`, `expect`).
+pub fn call_at(tree: &Tree, src: &str, line: u32, column: u32) -> Option<(String, Option<String>)> {
+    let start = node_at(tree, line, column)?.start_position();
+    let mut n = node_at(tree, line, column)?;
+    // The outermost call expression starting here (`a.b(x)` of `a.b(x).c()`
+    // is the inner one: the first met going up).
+    while n.kind() != "call_expression" {
+        n = n.parent()?;
+        if n.start_position() != start {
+            return None;
+        }
+    }
+    let unwrapped = n
+        .parent()
+        .filter(|p| p.kind() == "field_expression")
+        .and_then(|p| p.child_by_field_name("field"))
+        .map(|f| text(f, src).to_string())
+        .filter(|f| f == "unwrap" || f == "expect");
+    Some((squash(text(n, src)), unwrapped))
+}
+
 /// Parts of the call at a site.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct CallParts {

@@ -347,7 +347,11 @@ fn load(spec: &SourceSpec, progress: &dyn Progress) -> Result<Snapshot> {
         SourceSpec::Pypi(p) => format!("fetching package {} through pip", p.name),
     };
     progress.event(Event::Loading(&what));
-    let snapshot = errdex_source::load(spec, &languages::handles).map_err(AppError::input);
+    let snapshot = errdex_source::with_doc_includes(
+        |wanted| errdex_source::load(spec, wanted),
+        &languages::handles,
+    )
+    .map_err(AppError::input);
     progress.event(Event::Done);
     snapshot
 }
@@ -568,9 +572,10 @@ fn index_packages(
     for (p, fetch) in todo {
         progress.event(Event::Package(&format!("{}@{}", p.name, p.version)));
         let loaded = match fetch {
-            Fetch::Crate(checksum) => {
-                errdex_source::load_locked(&p.name, &p.version, &checksum, &wanted)
-            }
+            Fetch::Crate(checksum) => errdex_source::with_doc_includes(
+                |w| errdex_source::load_locked(&p.name, &p.version, &checksum, w),
+                &wanted,
+            ),
             Fetch::Pypi(hashes) => {
                 let spec = errdex_source::PypiSpec {
                     name: p.name.clone(),
@@ -600,7 +605,10 @@ fn index_packages(
         progress.event(Event::Package(&format!("{}@{}", p.name, p.version)));
         progress.event(Event::Step);
         let (mut snapshot, label) = match &from {
-            Local::Path(dir) => match errdex_source::load_path_package(&p.name, dir, &wanted) {
+            Local::Path(dir) => match errdex_source::with_doc_includes(
+                |w| errdex_source::load_path_package(&p.name, dir, w),
+                &wanted,
+            ) {
                 Ok(s) => (
                     s,
                     format!("{}@{} (path {})", p.name, p.version, dir.display()),
@@ -611,7 +619,8 @@ fn index_packages(
                 }
             },
             Local::Git(dir, commit) => {
-                match errdex_source::load(&SourceSpec::Git(dir.clone(), commit.clone()), &wanted) {
+                let spec = SourceSpec::Git(dir.clone(), commit.clone());
+                match errdex_source::with_doc_includes(|w| errdex_source::load(&spec, w), &wanted) {
                     Ok(mut s) => {
                         // Named after the locked URL, as `explain --lock` looks it up.
                         if let LockedSource::Git { url, .. } = &p.source {

@@ -222,6 +222,63 @@ pub fn load(spec: &SourceSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot
     }
 }
 
+/// The files a snapshot's Rust code includes as item docs
+/// (`#[doc = include_str!("../docs/route.md")]`) that it does not hold yet,
+/// as paths of the snapshot (an include reaching outside it left out; a
+/// crate's or module's own `#![doc = ..]`, often its README, is not an
+/// item's doc and is left out too).
+pub fn doc_includes(files: &[SourceFile]) -> Vec<String> {
+    let have: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut out = Vec::new();
+    for f in files.iter().filter(|f| f.path.ends_with(".rs")) {
+        for l in f.text.lines() {
+            let t = l.trim_start();
+            let Some(rest) = t
+                .strip_prefix("#[doc")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix("include_str!(\""))
+            else {
+                continue;
+            };
+            let Some((rel, _)) = rest.split_once('"') else {
+                continue;
+            };
+            let mut parts: Vec<&str> = f.path.split('/').collect();
+            parts.pop();
+            let mut inside = true;
+            for seg in rel.split('/') {
+                match seg {
+                    "" | "." => {}
+                    ".." => inside &= parts.pop().is_some(),
+                    s => parts.push(s),
+                }
+            }
+            let path = parts.join("/");
+            if inside && !path.is_empty() && !have.contains(path.as_str()) && !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
+/// Reads a snapshot with `load` (given what to read), then, when its
+/// code includes files as item docs ([`doc_includes`]), once more with
+/// those files too: an item's docs are part of what the analysis reads.
+pub fn with_doc_includes(
+    load: impl Fn(&dyn Fn(&str) -> bool) -> Result<Snapshot, SourceError>,
+    wanted: &dyn Fn(&str) -> bool,
+) -> Result<Snapshot, SourceError> {
+    let first = load(wanted)?;
+    let docs = doc_includes(&first.files);
+    if docs.is_empty() {
+        return Ok(first);
+    }
+    load(&|p: &str| wanted(p) || docs.iter().any(|d| d == p))
+}
+
 /// Reads one registry package of a lock file: from cargo's cache when its
 /// archive is there with the locked checksum, else fetched through cargo.
 pub fn load_locked(
@@ -321,4 +378,24 @@ pub(crate) fn classify(bytes: Vec<u8>) -> Result<String, SkipReason> {
         return Err(SkipReason::Binary);
     }
     String::from_utf8(bytes).map_err(|_| SkipReason::InvalidUtf8)
+}
+
+#[cfg(test)]
+mod doc_include_tests {
+    use super::*;
+
+    #[test]
+    fn doc_includes_are_resolved_from_the_including_file() {
+        let files = vec![
+            SourceFile {
+                path: "src/routing/mod.rs".into(),
+                text: "#[doc = include_str!(\"../docs/route.md\")]\npub fn route() {}\n#[doc = include_str!(\"../../../outside.md\")]\nfn f() {}\n".into(),
+            },
+            SourceFile {
+                path: "src/lib.rs".into(),
+                text: "#![doc = include_str!(\"../README.md\")]\n#[doc = include_str!(\"routing/mod.rs\")]\nfn g() {}\n".into(),
+            },
+        ];
+        assert_eq!(doc_includes(&files), vec!["src/docs/route.md".to_string()]);
+    }
 }

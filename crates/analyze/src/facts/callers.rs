@@ -67,9 +67,18 @@ impl Analyzer {
             };
             let how = match r {
                 Resolution::Exact if matches!(c.callee, Callee::Method { .. }) => {
-                    match c.receiver.as_deref().filter(|r| r.starts_with("self.")) {
-                        Some(field) => format!("resolved through the declared type of `{field}`"),
-                        None => "resolved through the type of `self`".to_string(),
+                    match c.receiver.as_deref() {
+                        Some(field) if field.starts_with("self.") => {
+                            format!("resolved through the declared type of `{field}`")
+                        }
+                        Some(r) if r.contains('.') => {
+                            let (_, field) = r.rsplit_once('.').unwrap_or(("", r));
+                            format!(
+                                "resolved through the declared type of the field `{field}`: `{}` wherever the crate declares a field of that name",
+                                self.field_type_of(r).unwrap_or("?")
+                            )
+                        }
+                        _ => "resolved through the type of `self`".to_string(),
                     }
                 }
                 Resolution::Exact => "resolved by its path".to_string(),
@@ -352,6 +361,7 @@ impl Analyzer {
         let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
         let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
         let mut path_guards = 0;
+        let mut panicking = 0;
         while let Some((f, hops, chain)) = queue.pop_front() {
             reached.push((f, chain.clone()));
             if hops == MAX_HOPS || entries == MAX_ENTRIES {
@@ -373,6 +383,9 @@ impl Analyzer {
                 let cf = &self.symbols.fns[caller];
                 if cf.is_test {
                     continue;
+                }
+                if b.returned && panicking < MAX_PANICKING {
+                    panicking += self.err_to_panic_fact(b, ci, f) as usize;
                 }
                 // Direct callers' guards are listed with them; further up,
                 // the condition under which each step calls the next.
@@ -412,9 +425,7 @@ impl Analyzer {
                     if !b.seen(&format!("traitentry:{}:{}", d.name, cf.name)) {
                         // What the trait is and, next, what uses it.
                         let doc = self
-                            .files
-                            .get(&d.path)
-                            .and_then(|pf| doc_comment_above(&pf.file.text, d.line as usize))
+                            .doc_at(&d.path, d.line as usize)
                             .and_then(|doc| {
                                 let p: Vec<&str> =
                                     doc.paragraphs.iter().take(2).map(String::as_str).collect();
@@ -484,6 +495,101 @@ impl Analyzer {
         if entries == 0 && !public_target {
             self.type_use_entries(b, target);
         }
+    }
+
+    /// A call on the path whose `Err` the caller turns into a panic —
+    /// `.unwrap()`, `.expect(..)`, or a macro of the crate whose `Err` arm
+    /// panics (`panic_on_err!(this.router.route(..))`): there the error
+    /// stops being a value and reaches the caller's caller as a panic.
+    /// True when stated.
+    fn err_to_panic_fact(&self, b: &mut Builder, ci: usize, callee: usize) -> bool {
+        let c = &self.symbols.calls[ci];
+        let g = &self.symbols.fns[callee];
+        let returns_result = g
+            .signature
+            .split_once("->")
+            .is_some_and(|(_, r)| r.contains("Result"));
+        let (Some(caller), true) = (c.caller, returns_result) else {
+            return false;
+        };
+        let Some(pf) = self.files.get(&c.path) else {
+            return false;
+        };
+        let Some((call, unwrapped)) = pf
+            .tree_at(c.line, c.column)
+            .and_then(|t| syntax::call_at(t, &pf.file.text, c.line, c.column))
+        else {
+            return false;
+        };
+        let how = match unwrapped.as_deref() {
+            Some("unwrap") => Some(("`.unwrap()`".to_string(), None, true)),
+            Some(_) => Some(("`.expect(..)`".to_string(), None, true)),
+            None => {
+                let folded: String = call.split_whitespace().collect();
+                self.symbols
+                    .macro_calls
+                    .iter()
+                    .filter(|m| {
+                        m.caller == Some(caller)
+                            && m.path == c.path
+                            && m.line <= c.line
+                            && m.args
+                                .split_whitespace()
+                                .collect::<String>()
+                                .contains(&folded)
+                    })
+                    .find_map(|m| {
+                        let def = self.symbols.macros.iter().find(|d| d.name == m.name)?;
+                        let carries = def
+                            .rules
+                            .iter()
+                            .find_map(|(_, body, _)| err_arm_panics(body))?;
+                        Some((
+                            format!(
+                                "`{}!`, a macro of the crate whose `Err` arm panics ({}:{})",
+                                m.name, def.path, def.line
+                            ),
+                            Some((def.path.clone(), def.line)),
+                            carries,
+                        ))
+                    })
+            }
+        };
+        let Some((how, _, carries)) = how else {
+            return false;
+        };
+        let cf = &self.symbols.fns[caller];
+        if b.seen(&format!("errpanic:{}:{}", c.path, c.line)) {
+            return false;
+        }
+        let call = call.replace(" .", ".");
+        let shown = if call.chars().count() > 60 {
+            format!("{}(..)", call.split('(').next().unwrap_or(&call))
+        } else {
+            call.clone()
+        };
+        let text = if carries { " carrying its text" } else { "" };
+        let track = if cf.attrs.iter().any(|a| a == "track_caller") {
+            format!(
+                " `{}` is `#[track_caller]`: the panic report names the location of its caller (your call site).",
+                cf.qualified()
+            )
+        } else {
+            String::new()
+        };
+        b.push(
+            FactKind::Mechanism,
+            format!(
+                "`{}` turns the `Err` of `{shown}` ({}:{}) into a panic with {how}: through `{}` this error is not returned to you but panics{text}.{track}",
+                cf.qualified(),
+                c.path,
+                c.line,
+                cf.qualified()
+            ),
+            Some((c.path.clone(), c.line)),
+            None,
+        );
+        true
     }
 
     /// The first guard of call `ci` (made in `caller`, calling `callee`)
@@ -702,4 +808,34 @@ impl Analyzer {
             }
         }
     }
+}
+
+/// Whether a macro body turns an `Err` into a panic (`Err(e) => panic!(..)`):
+/// `Some(true)` when the panic prints the error, `Some(false)` when it
+/// prints a message of its own, `None` when it does not panic on `Err`.
+fn err_arm_panics(body: &str) -> Option<bool> {
+    let (_, after) = body.split_once("Err(")?;
+    let (bound, rest) = after.split_once(')')?;
+    let rest = rest.trim_start().strip_prefix("=>")?.trim_start();
+    let args = rest.strip_prefix("panic!")?;
+    let bound = bound.trim();
+    // The panic's arguments: up to the parenthesis closing `panic!(`.
+    let mut depth = 0i32;
+    let end = args
+        .char_indices()
+        .find(|&(_, ch)| {
+            match ch {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .map_or(args.len(), |(i, _)| i);
+    let args = &args[..end];
+    Some(
+        bound != "_"
+            && !bound.is_empty()
+            && (mentions(args, bound) || args.contains(&format!("{{{bound}"))),
+    )
 }

@@ -511,6 +511,13 @@ impl Analyzer {
                         return (t.ty.as_deref() == Some(ft.as_str())).then_some(Resolution::Exact);
                     }
                 }
+                // `x.field.m(..)` where syntax cannot tell the type of `x`
+                // (a local, a macro's binding): the field's declared type
+                // when every struct of the crate with a field of that name
+                // declares the same type of the crate.
+                if let Some(ft) = c.receiver.as_deref().and_then(|r| self.field_type_of(r)) {
+                    return (t.ty.as_deref() == Some(ft)).then_some(Resolution::Exact);
+                }
                 let names = self.namesakes(&t.name);
                 if names.len() <= 1 {
                     return Some(Resolution::NameUnique);
@@ -532,6 +539,20 @@ impl Analyzer {
                 })
             }
         }
+    }
+
+    /// The type of a receiver written `x.field` (`this.path_router`) from
+    /// the field's name alone: the one crate type every struct declaring a
+    /// field of that name gives it.
+    pub(super) fn field_type_of(&self, receiver: &str) -> Option<&str> {
+        let (_, field) = receiver.rsplit_once('.')?;
+        if field.is_empty() || !field.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        self.field_type_by_name
+            .get(field)?
+            .as_deref()
+            .filter(|ft| self.impl_types.contains(*ft))
     }
 
     /// Calls of fn `fi` (or of what a macro generates from it), each with

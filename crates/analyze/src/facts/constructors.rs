@@ -299,7 +299,7 @@ impl Analyzer {
                     .tree_at(c.line, c.column)
                     .map(|t| syntax::guards_at(t, &pf.file.text, c.line, c.column))
                     .unwrap_or_default();
-                for g in guards {
+                for (gi, g) in guards.into_iter().enumerate() {
                     let when = guard_text(&g);
                     fields.extend(self_fields(&when));
                     let who = caller
@@ -317,6 +317,12 @@ impl Analyzer {
                         Some((c.path.clone(), c.line)),
                         None,
                     );
+                    if let Some(i) = c.caller.filter(|_| gi == 0) {
+                        self.exhausted_slice_fact(b, i, &g, (c.path.clone(), c.line));
+                    }
+                }
+                if let Some(i) = c.caller {
+                    self.default_result_facts(b, i, &c.path, c.line);
                 }
             }
         }

@@ -25,6 +25,51 @@ const CONTRACT_WORDS: [&str; 16] = [
     " expected ",
 ];
 
+/// Doc sections quoted because the message names their topic.
+const MAX_TOPICAL: usize = 2;
+
+/// Headings every doc may have, whatever the message: never a topic.
+const GENERIC_HEADINGS: [&str; 12] = [
+    "example",
+    "panic",
+    "error",
+    "safety",
+    "note",
+    "usage",
+    "performance",
+    "implementation",
+    "platform",
+    "behavior",
+    "see",
+    "also",
+];
+
+/// A word in the singular, lowercased (`Captures` → `capture`).
+fn singular(w: &str) -> String {
+    let w = w.to_lowercase();
+    w.strip_suffix('s').map(str::to_string).unwrap_or(w)
+}
+
+/// True when every word of a doc heading (of four letters or more) is a
+/// word of the message, plurals aside: the section is about what the
+/// message names (`# Captures` for "For capture groups, use `{capture}`").
+pub(super) fn heading_named_by(heading: &str, message: &str) -> bool {
+    let words: Vec<String> = heading
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() >= 4)
+        .map(singular)
+        .collect();
+    if words.is_empty() || words.iter().any(|w| GENERIC_HEADINGS.contains(&w.as_str())) {
+        return false;
+    }
+    let said: HashSet<String> = message
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(singular)
+        .collect();
+    words.iter().all(|w| said.contains(w))
+}
+
 /// Characters a quoted doc passage keeps.
 const MAX_QUOTE: usize = 600;
 
@@ -132,21 +177,52 @@ fn plain_links(s: &str) -> String {
     out
 }
 
-/// The `///` doc comment of the item whose first line (after its
-/// attributes) is `at` (1-based) in `text`.
-pub(super) fn doc_comment_above(text: &str, at: usize) -> Option<DocComment> {
+/// A line of an item's docs: a `///` line (or a `#[doc = "..."]`), or a
+/// file the docs include (`#[doc = include_str!("../docs/route.md")]`).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum DocLine {
+    Text(String),
+    Include(String),
+}
+
+/// The doc lines above the item whose first line (after its attributes) is
+/// `at` (1-based) in `text`, in order.
+pub(super) fn doc_lines_above(text: &str, at: usize) -> Vec<DocLine> {
     let lines: Vec<&str> = text.lines().collect();
-    let mut i = at.checked_sub(1)?;
+    let Some(mut i) = at.checked_sub(1) else {
+        return Vec::new();
+    };
     let mut docs = Vec::new();
     let mut in_attr = false;
     while i > 0 {
         i -= 1;
-        let t = lines.get(i)?.trim();
+        let Some(t) = lines.get(i).map(|l| l.trim()) else {
+            break;
+        };
         if let Some(d) = t.strip_prefix("///") {
             in_attr = false;
-            docs.push(d.strip_prefix(' ').unwrap_or(d).trim_end().to_string());
+            docs.push(DocLine::Text(
+                d.strip_prefix(' ').unwrap_or(d).trim_end().to_string(),
+            ));
         } else if t.starts_with("#[") || t.starts_with("#![") {
             in_attr = false;
+            let value = t
+                .strip_prefix("#[doc")
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('='))
+                .map(str::trim)
+                .and_then(|r| r.strip_suffix(']'))
+                .map(str::trim);
+            if let Some(v) = value {
+                if let Some(file) = v
+                    .strip_prefix("include_str!(\"")
+                    .and_then(|r| r.strip_suffix("\")"))
+                {
+                    docs.push(DocLine::Include(file.to_string()));
+                } else if let Some(lit) = v.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
+                    docs.push(DocLine::Text(lit.trim().to_string()));
+                }
+            }
         } else if t.ends_with(")]") || t.ends_with("]") && !t.ends_with("[]") {
             // The last line of an attribute written on several lines.
             in_attr = true;
@@ -156,10 +232,44 @@ pub(super) fn doc_comment_above(text: &str, at: usize) -> Option<DocComment> {
             break;
         }
     }
+    docs.reverse();
+    docs
+}
+
+/// `dir/../x.md` → `x.md`: a path relative to the folder of `from`.
+pub(super) fn relative_path(from: &str, rel: &str) -> String {
+    let mut parts: Vec<&str> = from.split('/').collect();
+    parts.pop();
+    for seg in rel.split('/') {
+        match seg {
+            "." | "" => {}
+            ".." => {
+                parts.pop();
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
+}
+
+/// The `///` doc comment of the item whose first line (after its
+/// attributes) is `at` (1-based) in `text` (included files left out).
+pub(super) fn doc_comment_above(text: &str, at: usize) -> Option<DocComment> {
+    let docs = doc_lines_above(text, at)
+        .into_iter()
+        .filter_map(|d| match d {
+            DocLine::Text(t) => Some(t),
+            DocLine::Include(_) => None,
+        })
+        .collect();
+    parse_doc(docs)
+}
+
+/// Doc lines (markdown) read as paragraphs and sections.
+pub(super) fn parse_doc(docs: Vec<String>) -> Option<DocComment> {
     if docs.is_empty() {
         return None;
     }
-    docs.reverse();
     let mut out = DocComment::default();
     let mut para: Vec<String> = Vec::new();
     let mut heading: Option<String> = None;
@@ -182,6 +292,15 @@ pub(super) fn doc_comment_above(text: &str, at: usize) -> Option<DocComment> {
         }
     };
     for d in docs {
+        // A markdown link definition (`[`Path`]: crate::extract::Path`) is
+        // no prose.
+        let t = d.trim_start();
+        if t.starts_with('[')
+            && t.split_once("]:")
+                .is_some_and(|(l, _)| !l.contains(' ') || l.contains('`'))
+        {
+            continue;
+        }
         if d.trim_start().starts_with("```") {
             in_code = !in_code;
             continue;
@@ -206,8 +325,27 @@ impl Analyzer {
     /// The doc comment of fn `fi`.
     pub(super) fn fn_doc(&self, fi: usize) -> Option<DocComment> {
         let f = &self.symbols.fns[fi];
-        let pf = self.files.get(&f.path)?;
-        doc_comment_above(&pf.file.text, f.lines.0 as usize)
+        self.doc_at(&f.path, f.lines.0 as usize)
+    }
+
+    /// The docs of the item at line `at` of file `path`: its `///` lines
+    /// and `#[doc = ".."]`s, with the files it includes
+    /// (`#[doc = include_str!("../docs/route.md")]`) read from the
+    /// snapshot in their place.
+    pub(super) fn doc_at(&self, path: &str, at: usize) -> Option<DocComment> {
+        let pf = self.files.get(path)?;
+        let mut lines = Vec::new();
+        for d in doc_lines_above(&pf.file.text, at) {
+            match d {
+                DocLine::Text(t) => lines.push(t),
+                DocLine::Include(rel) => {
+                    if let Some(inc) = self.files.get(&relative_path(path, &rel)) {
+                        lines.extend(inc.file.text.lines().map(|l| l.trim_end().to_string()));
+                    }
+                }
+            }
+        }
+        parse_doc(lines)
     }
 
     /// The doc comment of the `struct`, `enum`, `union` or `trait` named
@@ -238,7 +376,7 @@ impl Analyzer {
                 if !named {
                     continue;
                 }
-                if let Some(d) = doc_comment_above(text, i + 1) {
+                if let Some(d) = self.doc_at(p, i + 1) {
                     if is_pub {
                         return Some((p.clone(), i as u32 + 1, d));
                     }
@@ -302,7 +440,7 @@ impl Analyzer {
     /// Doc facts: the rest of the thrower's doc, the contracts stated by
     /// the docs of its type and trait, and the `# Panics`/`# Errors`
     /// sections of the public fns that reach it.
-    pub(super) fn doc_comment_facts(&self, b: &mut Builder, throwers: &[usize]) {
+    pub(super) fn doc_comment_facts(&self, b: &mut Builder, throwers: &[usize], message: &str) {
         for &fi in throwers {
             let f = &self.symbols.fns[fi];
             let at = Some((f.path.clone(), f.lines.0));
@@ -365,15 +503,61 @@ impl Analyzer {
             if let Some(ty) = ty {
                 self.contract_fact(b, ty, "type");
                 self.alias_contract_facts(b, ty);
+                // The section of the type's doc on what the message names.
+                if let Some((path, line, d)) = self.type_doc(ty) {
+                    for (h, t) in &d.sections {
+                        if !heading_named_by(h, message) {
+                            continue;
+                        }
+                        let Some(q) = quote(&[t.as_str()]) else {
+                            continue;
+                        };
+                        if b.seen(&format!("topical:{q}")) {
+                            continue;
+                        }
+                        b.push(
+                            FactKind::Doc,
+                            format!(
+                                "The doc of the type `{ty}` has a section `# {h}` on what the message names: \"{q}\""
+                            ),
+                            Some((path.clone(), line)),
+                            None,
+                        );
+                    }
+                }
             }
         }
         let mut quoted = 0;
+        let mut topical = 0;
         for e in self.public_reachers(throwers) {
             if quoted == MAX_DOC_ENTRIES {
                 break;
             }
             let Some(d) = self.fn_doc(e) else { continue };
             let g = &self.symbols.fns[e];
+            // The section of the entry's doc on what the message names
+            // (`# Captures` for "For capture groups, use `{capture}`").
+            for (h, t) in &d.sections {
+                if topical == MAX_TOPICAL || !heading_named_by(h, message) {
+                    continue;
+                }
+                let Some(q) = quote(&[t.as_str()]) else {
+                    continue;
+                };
+                if b.seen(&format!("topical:{q}")) {
+                    continue;
+                }
+                b.push(
+                    FactKind::Doc,
+                    format!(
+                        "The doc of `{}` (a public fn that reaches it) has a section `# {h}` on what the message names: \"{q}\"",
+                        g.qualified()
+                    ),
+                    Some((g.path.clone(), g.lines.0)),
+                    None,
+                );
+                topical += 1;
+            }
             for h in ["Panics", "Errors"] {
                 if let Some(t) = d.section(h) {
                     let Some(q) = quote(&[t]) else { continue };
@@ -421,7 +605,7 @@ impl Analyzer {
                 if name == ty || !mentions(rhs, ty) || b.seen(&format!("alias:{name}")) {
                     continue;
                 }
-                let Some(q) = doc_comment_above(text, i + 1).and_then(|d| d.contracts()) else {
+                let Some(q) = self.doc_at(p, i + 1).and_then(|d| d.contracts()) else {
                     continue;
                 };
                 b.push(

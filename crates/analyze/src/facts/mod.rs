@@ -10,6 +10,7 @@
 mod callers;
 mod callgraph;
 mod constructors;
+mod defaults;
 mod docs;
 mod evidence;
 mod mechanisms;
@@ -48,6 +49,8 @@ const MAX_PATH_GUARDS: usize = 4;
 const MAX_TRACED: usize = 3;
 /// Constructions listed.
 const MAX_CONSTRUCTORS: usize = 8;
+/// Calls on the path whose `Err` a caller turns into a panic, stated.
+const MAX_PANICKING: usize = 3;
 /// Tests listed.
 const MAX_TESTS: usize = 3;
 /// Related errors listed.
@@ -73,6 +76,9 @@ pub struct Analyzer {
     consts: Vec<ConstDef>,
     /// The declared type of each struct field, by (struct, field).
     field_types: HashMap<(String, String), String>,
+    /// The declared type of each field name, when every struct declaring a
+    /// field of that name gives it the same type (`None` otherwise).
+    field_type_by_name: HashMap<String, Option<String>>,
     /// The types with an `impl` block in the snapshot.
     impl_types: HashSet<String>,
     /// The inline `mod m { .. }` of each file: name, first and last line.
@@ -129,6 +135,17 @@ impl Analyzer {
                 }
             }
         }
+        let mut field_type_by_name: HashMap<String, Option<String>> = HashMap::new();
+        for ((_, field), ty) in &field_types {
+            field_type_by_name
+                .entry(field.clone())
+                .and_modify(|t| {
+                    if t.as_deref() != Some(ty.as_str()) {
+                        *t = None;
+                    }
+                })
+                .or_insert_with(|| Some(ty.clone()));
+        }
         let impl_types = symbols
             .fns
             .iter()
@@ -157,6 +174,7 @@ impl Analyzer {
             fn_names,
             consts,
             field_types,
+            field_type_by_name,
             impl_types,
             inline_mods: inline,
             thread_locals,
@@ -225,7 +243,22 @@ impl Analyzer {
         if let Some(code) = self.python.as_ref().filter(|_| in_python) {
             return self.python_facts(code, error);
         }
-        let mut b = Builder::default();
+        let mut b = Builder {
+            returned: matches!(
+                error.kind,
+                Kind::ErrReturn
+                    | Kind::Bail
+                    | Kind::Ensure
+                    | Kind::Anyhow
+                    | Kind::ErrorNew
+                    | Kind::IoError
+                    | Kind::MapErr
+                    | Kind::OkOr
+                    | Kind::SerdeCustom
+                    | Kind::Context
+            ),
+            ..Builder::default()
+        };
         let sites = self.sites_looked_at(error);
 
         b.push(
@@ -247,7 +280,7 @@ impl Analyzer {
         for &f in &throwers {
             self.caller_facts(&mut b, f);
         }
-        self.doc_comment_facts(&mut b, &throwers);
+        self.doc_comment_facts(&mut b, &throwers, &error.template);
         self.constructor_facts(&mut b, error, &throwers);
         self.value_facts(&mut b);
         self.test_facts(&mut b, error, &sites, &throwers);
@@ -318,7 +351,7 @@ impl Analyzer {
                 .tree_at(s.line, s.column)
                 .map(|t| syntax::guards_at(t, &file.text, s.line, s.column))
                 .unwrap_or_default();
-            for g in guards {
+            for (gi, g) in guards.into_iter().enumerate() {
                 let text = guard_text(&g);
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text, here.clone(), None);
@@ -334,7 +367,15 @@ impl Analyzer {
                 }
                 if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                     self.taken_callable_fact(b, fi, &g, (s.path.clone(), s.line));
+                    // Only for an error handed back: a panic under the
+                    // same condition is no report of a short buffer.
+                    if gi == 0 && b.returned {
+                        self.exhausted_slice_fact(b, fi, &g, (s.path.clone(), s.line));
+                    }
                 }
+            }
+            if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
+                self.default_result_facts(b, fi, &s.path, s.line);
             }
         }
         let parts = pf
@@ -509,6 +550,9 @@ fn describe_kind(kind: Kind) -> &'static str {
 struct Builder {
     facts: Vec<Fact>,
     keys: HashSet<String>,
+    /// The error is a value returned to callers (not a panic): a caller
+    /// may still turn it into a panic.
+    returned: bool,
 }
 
 impl Builder {

@@ -181,11 +181,7 @@ impl Analyzer {
                     break;
                 }
                 let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
-                let doc = summary(
-                    self.files
-                        .get(&m.path)
-                        .and_then(|pf| doc_comment_above(&pf.file.text, m.line as usize)),
-                );
+                let doc = summary(self.doc_at(&m.path, m.line as usize));
                 b.push(
                     FactKind::PublicEntry,
                     format!(

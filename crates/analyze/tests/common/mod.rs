@@ -3,7 +3,7 @@
 use errdex_analyze::{Analysis, Analyzer, FactKind, SectionName};
 use errdex_catalog::{Catalog, ErrorDetail, SnapshotInput};
 use errdex_extract::{extract_all, Extractor, RustExtractor};
-use errdex_source::{load, SourceSpec};
+use errdex_source::{load, with_doc_includes, SourceSpec};
 use std::path::Path;
 
 /// The catalogue (in `dir`) and its snapshot parsed for analysis.
@@ -44,7 +44,8 @@ pub fn fixture_named(dir: &Path, name: &str) -> (Catalog, Analyzer) {
 
 /// The crate at `root`, named `name`, indexed into a catalogue in `dir`.
 fn index(dir: &Path, name: &str, root: std::path::PathBuf) -> (Catalog, Analyzer) {
-    let snapshot = load(&SourceSpec::Dir(root), &|p| RustExtractor.handles(p)).unwrap();
+    let spec = SourceSpec::Dir(root);
+    let snapshot = with_doc_includes(|w| load(&spec, w), &|p| RustExtractor.handles(p)).unwrap();
     let x = extract_all(&RustExtractor, &snapshot.files);
     let mut c = Catalog::open(&dir.join("f.db").into()).unwrap();
     c.replace_snapshot(&SnapshotInput {
