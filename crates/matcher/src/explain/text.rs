@@ -53,16 +53,33 @@ pub(super) fn strip_std_shapes(s: &str) -> &str {
     }
 }
 
-/// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`).
+/// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`; the
+/// `\'` older Rust printed for a single quote too).
 pub(super) fn unquote(s: &str) -> String {
     let t = s.trim();
-    match t.strip_prefix('"').and_then(|r| r.strip_suffix('"')) {
-        Some(inner) => inner
-            .replace("\\\"", "\"")
-            .replace("\\n", "\n")
-            .replace("\\\\", "\\"),
-        None => t.to_string(),
+    let Some(inner) = t.strip_prefix('"').and_then(|r| r.strip_suffix('"')) else {
+        return t.to_string();
+    };
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(e @ ('"' | '\'' | '\\')) => out.push(e),
+            // `\u{…}`, `\r`, `\0`: as printed.
+            Some(o) => {
+                out.push('\\');
+                out.push(o);
+            }
+            None => out.push('\\'),
+        }
     }
+    out
 }
 
 pub(super) fn truncate(s: &str, max: usize) -> &str {
@@ -74,4 +91,21 @@ pub(super) fn truncate(s: &str, max: usize) -> &str {
         end -= 1;
     }
     &s[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unquote;
+
+    #[test]
+    fn debug_strings_are_read_back_with_their_escapes() {
+        assert_eq!(unquote(r#""a \"b\" c\\d""#), r#"a "b" c\d"#);
+        // Rust before 1.53 escaped single quotes in a `str`'s Debug.
+        assert_eq!(
+            unquote(r#""couldn\'t find [\'libclang.so\']""#),
+            "couldn't find ['libclang.so']"
+        );
+        assert_eq!(unquote(r#""x\u{1b}y""#), r#"x\u{1b}y"#);
+        assert_eq!(unquote("not quoted"), "not quoted");
+    }
 }
