@@ -114,9 +114,8 @@ pub(super) fn struct_fields(text: &str) -> Vec<(String, String, String)> {
     out
 }
 
-/// The type a method call sees through references and owning pointers:
-/// `&'a mut Box<Inner<T>>` → `Inner`.
-fn core_type(ty: &str) -> String {
+/// A type without the references in front of it: `&'a mut &T` → `T`.
+pub(super) fn without_refs(ty: &str) -> &str {
     let mut t = ty.trim();
     loop {
         let before = t;
@@ -125,6 +124,19 @@ fn core_type(ty: &str) -> String {
             t = t.split_once(' ').map_or(t, |(_, r)| r).trim_start();
         }
         t = t.trim_start_matches("mut ").trim_start();
+        if t == before {
+            return t;
+        }
+    }
+}
+
+/// The type a method call sees through references and owning pointers:
+/// `&'a mut Box<Inner<T>>` → `Inner`.
+fn core_type(ty: &str) -> String {
+    let mut t = ty.trim();
+    loop {
+        let before = t;
+        t = without_refs(t);
         for w in ["Box<", "Arc<", "Rc<"] {
             if let Some(inner) = t.strip_prefix(w).and_then(|i| i.strip_suffix('>')) {
                 t = inner.trim();

@@ -67,18 +67,7 @@ fn pick<'s>(param: &'s str, name: &str) -> Option<&'s str> {
 /// True when a type is a slice behind references (`&mut [T]`,
 /// `&mut &mut [MaybeUninit<T>]`): a buffer the caller sizes.
 fn is_slice(ty: &str) -> bool {
-    let mut t = ty.trim();
-    loop {
-        let before = t;
-        t = t.trim_start_matches('&').trim_start();
-        if t.starts_with('\'') {
-            t = t.split_once(' ').map_or(t, |(_, r)| r).trim_start();
-        }
-        t = t.trim_start_matches("mut ").trim_start();
-        if t == before {
-            break;
-        }
-    }
+    let t = super::callgraph::without_refs(ty);
     t.starts_with('[') && !t.contains(';')
 }
 
