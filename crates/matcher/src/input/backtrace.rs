@@ -51,6 +51,16 @@ pub fn is_at_line(line: &str) -> bool {
     patterns().at.is_match(line)
 }
 
+/// True when line `i` is the first frame of a backtrace pasted without
+/// its header (the panic line left out, or put elsewhere): a numbered
+/// frame naming a path (`0: std::panicking::begin_panic_handler`) with
+/// its `at` line, or another such frame, below it.
+pub fn starts_headerless(lines: &[&str], i: usize) -> bool {
+    let p = patterns();
+    let frame = |l: &str| p.numbered.captures(l).is_some_and(|c| c[1].contains("::"));
+    frame(lines[i]) && lines.get(i + 1).is_some_and(|l| is_at_line(l) || frame(l))
+}
+
 /// True when a line opens a backtrace or is one of its frames.
 pub fn starts(line: &str) -> bool {
     let t = line.trim();
@@ -68,9 +78,16 @@ pub fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Frame> {
     let mut frames: Vec<Frame> = Vec::new();
     // The frame being read: its symbol, and whether a location came.
     let mut open: Option<(String, bool)> = None;
-    let close = |open: &mut Option<(String, bool)>, frames: &mut Vec<Frame>| {
+    // Whether std's panic entry was passed (see [`is_panic_entry`]).
+    let mut past_panic = false;
+    let kept = |symbol: &str, past_panic: bool| past_panic || !is_hook_symbol(symbol);
+    let close = |open: &mut Option<(String, bool)>, frames: &mut Vec<Frame>, past: &mut bool| {
         if let Some((symbol, false)) = open.take() {
-            if !is_std_symbol(&symbol) {
+            if is_panic_entry(&symbol) {
+                // Inside it: the panic hook's own frames.
+                frames.clear();
+                *past = true;
+            } else if !is_std_symbol(&symbol) && kept(&symbol, *past) {
                 frames.push(Frame {
                     at: None,
                     symbol: Some(symbol),
@@ -91,8 +108,12 @@ pub fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Frame> {
         }
         if let Some(c) = p.at.captures(l) {
             let symbol = open.as_ref().map(|o| o.0.clone()).unwrap_or_default();
+            if is_panic_entry(&symbol) {
+                frames.clear();
+                past_panic = true;
+            }
             if let Some(loc) = location::parse(&c[1]) {
-                if !is_std_frame(&symbol, &loc.path) {
+                if !is_std_frame(&symbol, &loc.path) && kept(&symbol, past_panic) {
                     frames.push(Frame {
                         at: Some(loc),
                         symbol: (!symbol.is_empty()).then_some(symbol),
@@ -107,7 +128,7 @@ pub fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Frame> {
         }
         if let Some(c) = p.numbered.captures(l) {
             if l.starts_with(' ') || l.starts_with(|c: char| c.is_ascii_digit()) {
-                close(&mut open, &mut frames);
+                close(&mut open, &mut frames, &mut past_panic);
                 open = Some((c[1].to_string(), false));
                 *i += 1;
                 continue;
@@ -115,7 +136,7 @@ pub fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Frame> {
         }
         if open.is_some() {
             if let Some(c) = p.inlined.captures(l) {
-                close(&mut open, &mut frames);
+                close(&mut open, &mut frames, &mut past_panic);
                 open = Some((c[1].to_string(), false));
                 *i += 1;
                 continue;
@@ -128,7 +149,7 @@ pub fn take_frames(lines: &[&str], i: &mut usize) -> Vec<Frame> {
         }
         break;
     }
-    close(&mut open, &mut frames);
+    close(&mut open, &mut frames, &mut past_panic);
     frames
 }
 
@@ -139,7 +160,28 @@ fn next_is_frame(lines: &[&str], i: usize) -> bool {
         .is_some_and(|l| starts(l) || patterns().numbered.is_match(l) && l.starts_with(' '))
 }
 
-/// std's own frames say nothing of where an error came from.
+/// std's frames through which a panic starts: every frame inside them
+/// (innermost first, so listed before them) is the panic machinery's —
+/// the hook (color-eyre's, log-panics'), the backtrace's capture — and
+/// the first frame outside std after them is the code that panicked.
+fn is_panic_entry(symbol: &str) -> bool {
+    let s = symbol.trim_start_matches('<');
+    ["std::", "core::", "__rustc::", "rust_begin_unwind"]
+        .iter()
+        .any(|p| s.starts_with(p))
+        && [
+            "panicking::begin_panic",
+            "panicking::panic",
+            "panicking::rust_panic",
+            "panicking::assert_failed",
+            "rust_begin_unwind",
+        ]
+        .iter()
+        .any(|p| s.contains(p))
+}
+
+/// std's own frames say nothing of where an error came from; nor do a
+/// panic hook's, of where it came from (see [`is_panic_entry`]).
 fn is_std_symbol(symbol: &str) -> bool {
     let s = symbol.trim_start_matches('<');
     s.starts_with("std::")
@@ -149,13 +191,19 @@ fn is_std_symbol(symbol: &str) -> bool {
         || s.starts_with("rust_begin_unwind")
         || s.starts_with("__libc")
         || s.starts_with("_start")
-        || s.starts_with("backtrace::")
-        || s.starts_with("log_panics::")
-        || s.starts_with("color_eyre::")
-        || s.starts_with("eyre::")
         || s == "main"
         || s.starts_with("BaseThreadInitThunk")
         || s.starts_with("RtlUserThreadStart")
+}
+
+/// A panic hook's or error report's machinery (the backtrace's capture,
+/// log-panics', color-eyre's): skipped up to the panic's entry, kept
+/// after it, where it is the code that panicked.
+fn is_hook_symbol(symbol: &str) -> bool {
+    let s = symbol.trim_start_matches('<');
+    ["backtrace::", "log_panics::", "color_eyre::", "eyre::"]
+        .iter()
+        .any(|p| s.starts_with(p))
 }
 
 fn is_std_frame(symbol: &str, path: &str) -> bool {
@@ -199,6 +247,27 @@ mod tests {
                 "scxtop::main"
             ]
         );
+    }
+
+    #[test]
+    fn frames_past_the_panic_entry_are_kept_whatever_their_crate() {
+        // color-eyre's own `expect` panicked (not its hook): the frames
+        // after std's panicking ones are the code that panicked.
+        let text = "0: std::panicking::begin_panic_handler\n             at /rustc/59ee\\/library\\std\\src\\panicking.rs:517\n   1: core::panicking::panic_fmt\n             at /rustc/59ee\\/library\\core\\src\\panicking.rs:101\n   2: color_eyre::config::HookBuilder::into_hooks\n             at C:\\Users\\A\\.cargo\\registry\\src\\github.com-1ecc6299db9ec823\\color-eyre-0.5.11\\src\\config.rs:736\n   3: app::main\n";
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(starts_headerless(&lines, 0));
+        let f = take_frames(&lines, &mut 0);
+        let at = f[0].at.as_ref().unwrap();
+        assert_eq!((at.registry.as_ref().unwrap().name.as_str(), at.line), ("color-eyre", 736));
+        // The hook's frames inside the panic entry are dropped.
+        let f = frames("   0: log_panics::Config::install_panic_hook::{{closure}}\n   1: std::panicking::rust_panic_with_hook\n   2: std::panicking::begin_panic_handler::{{closure}}\n   3: ratatui::buffer::Buffer::index_of\n");
+        let symbols: Vec<&str> = f.iter().filter_map(|f| f.symbol.as_deref()).collect();
+        assert_eq!(symbols, vec!["ratatui::buffer::Buffer::index_of"]);
+        // `std::panicking::try` is the thread's outer frame, not the entry.
+        let f = frames("   0: core::panicking::panic_fmt\n   1: app::run\n   2: std::panicking::try::do_call\n   3: app::main\n");
+        assert_eq!(f.len(), 2);
+        // A numbered list is not a backtrace.
+        assert!(!starts_headerless(&["1: install it", "2: run it"], 0));
     }
 
     #[test]

@@ -266,6 +266,30 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             }
             i = start;
         }
+        // miette's graphical chain below a report's `× message`.
+        if let Some((causes, end)) = chain::miette_causes(&lines, i) {
+            push_causes(&mut out, causes, depth);
+            i = end;
+            continue;
+        }
+        // A backtrace pasted without its header (nor the panic's line, or
+        // not next to it): its frames belong to the message just above,
+        // else they are a report of their own, located where the
+        // innermost frame outside std is.
+        if backtrace::starts_headerless(&lines, i) {
+            let above = last_line.is_some_and(|l| l + 1 == i);
+            let frames = backtrace::take_frames(&lines, &mut i);
+            match out.last_mut().filter(|m| above && m.frames.is_empty()) {
+                Some(m) => m.frames = frames,
+                None if !frames.is_empty() => out.push(Message {
+                    location: frames.iter().find_map(|f| f.at.clone()),
+                    frames,
+                    ..Message::new(String::new(), Origin::Location, report_depth)
+                }),
+                None => {}
+            }
+            continue;
+        }
         // miette's graphical reports: `Error:` alone, then `× message`.
         if line.trim() == "Error:" {
             report_depth = 0;
@@ -275,6 +299,7 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         if let Some(rest) = line.strip_prefix("Error: ") {
             report_depth = 0;
             out.push(Message::new(rest.to_string(), Origin::ErrorLine, 0));
+            last_line = Some(i);
             i += 1;
             i = causes_after(&lines, i, &mut out, depth);
             continue;
@@ -676,20 +701,25 @@ fn causes_after(lines: &[&str], i: usize, out: &mut Vec<Message>, depth: u32) ->
     }
     let start = j + 1;
     let end = chain::section_end(lines, start);
-    let base = out.last().map_or(0, |m| m.layer);
-    let first = out.len();
-    push_causes(out, &lines[start..end], depth);
-    for m in &mut out[first..] {
-        m.layer += base;
-    }
+    push_causes(out, chain::causes(&lines[start..end]), depth);
     end
 }
 
-/// The causes of a `Caused by:` section, each read as output of its own
-/// (a report, a chain) one layer below the last.
-fn push_causes(out: &mut Vec<Message>, section: &[&str], depth: u32) {
-    let mut layer = 1;
-    for cause in chain::causes(section) {
+/// The causes of a chain (a `Caused by:` section, miette's `├─▶` lines)
+/// below the last message, each read as output of its own (a report, a
+/// chain) one layer below the one before; a cause that is only `at
+/// PATH:LINE:COL` (miette's panic reports) is the place of what follows.
+fn push_causes(out: &mut Vec<Message>, causes: Vec<String>, depth: u32) {
+    let base = out.last().map_or(0, |m| m.layer);
+    let mut layer = base + 1;
+    for cause in causes {
+        if let Some(loc) = cause.strip_prefix("at ").and_then(location::alone) {
+            out.push(Message {
+                location: Some(loc),
+                ..Message::new(String::new(), Origin::Location, layer)
+            });
+            continue;
+        }
         let inner = if depth < MAX_NESTING {
             parse_nested(&cause, depth + 1)
         } else {
@@ -717,6 +747,35 @@ fn push_causes(out: &mut Vec<Message>, section: &[&str], depth: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn miette_chain_causes_are_layers_and_a_place() {
+        // axocli's panic report (oranda 0.1.1): the place, then the message.
+        let m = parse("↪ >o_o< INFO: Running build...\n  × oranda panicked.\n  ├─▶ at src/data/github/repo.rs:37:13\n  ╰─▶ not yet implemented\n  help: set the `RUST_BACKTRACE=1` environment variable to display a backtrace.");
+        let place = m.iter().find(|m| m.origin == Origin::Location).unwrap();
+        assert_eq!(place.location.as_ref().unwrap().line, 37);
+        let cause = m.iter().find(|m| m.text == "not yet implemented").unwrap();
+        let top = m.iter().find(|m| m.text == "oranda panicked.").unwrap();
+        assert!(cause.layer > top.layer);
+        assert_eq!(cause.origin, Origin::Cause);
+        // espflash's report: the cause one layer below the report.
+        let m = parse("Error: espflash::connection_failed\n\n  × Error while connecting to device\n  ╰─▶ Failed to connect to the device\n  help: Ensure that the device is connected");
+        let cause = m.iter().find(|m| m.text == "Failed to connect to the device").unwrap();
+        assert_eq!(cause.origin, Origin::Cause);
+    }
+
+    #[test]
+    fn a_backtrace_without_its_header_locates_its_report() {
+        let m = parse("0: std::panicking::begin_panic_handler\n             at /rustc/59ee\\/library\\std\\src\\panicking.rs:517\n   1: core::panicking::panic_fmt\n             at /rustc/59ee\\/library\\core\\src\\panicking.rs:101\n   2: color_eyre::config::HookBuilder::into_hooks\n             at C:\\Users\\A\\.cargo\\registry\\src\\github.com-1ecc6299db9ec823\\color-eyre-0.5.11\\src\\config.rs:736\n   3: color_eyre::install\n");
+        assert_eq!(m.len(), 1);
+        assert_eq!(m[0].origin, Origin::Location);
+        assert_eq!(m[0].location.as_ref().unwrap().line, 736);
+        assert_eq!(m[0].frames.len(), 2);
+        // Below an error line, the frames are that error's.
+        let m = parse("Error: no config\n   0: app::load\n             at ./src/load.rs:3:5\n   1: app::main\n             at ./src/main.rs:9:1\n");
+        assert_eq!(m[0].text, "no config");
+        assert_eq!(m[0].frames.len(), 2);
+    }
 
     #[test]
     fn new_panic_header_with_multiline_message() {
