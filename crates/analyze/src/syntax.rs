@@ -43,8 +43,9 @@ pub struct FnDef {
     pub signature: String,
     /// Generic parameters bounded by traits: `(param, trait)`.
     pub bounds: Vec<(String, String)>,
-    /// The body's statements (without the braces), when there is a body.
-    pub statements: usize,
+    /// The body is one macro call and nothing else (`panic!(..)`,
+    /// `unimplemented!()`): a `match` or `if` with other arms is not.
+    pub body_is_one_macro: bool,
     /// The fn's whole text (for test fns shown as trigger examples).
     pub text: String,
     /// Its attributes as written inside `#[...]` (`cold`, `track_caller`,
@@ -846,11 +847,18 @@ impl Walk<'_> {
         if let Some(w) = n.children(&mut c).find(|ch| ch.kind() == "where_clause") {
             collect_where(w, src, &mut bounds);
         }
-        let statements = body.map_or(0, |b| {
+        let body_is_one_macro = body.is_some_and(|b| {
             let mut c = b.walk();
-            b.named_children(&mut c)
+            let statements: Vec<Node> = b
+                .named_children(&mut c)
                 .filter(|s| !matches!(s.kind(), "line_comment" | "block_comment"))
-                .count()
+                .collect();
+            let one = match statements.as_slice() {
+                [s] if s.kind() == "expression_statement" => s.named_child(0),
+                [s] => Some(*s),
+                _ => None,
+            };
+            one.is_some_and(|s| s.kind() == "macro_invocation")
         });
         let owner = self.owner.last().cloned().unwrap_or(Owner::Module);
         let start = line(n);
@@ -881,7 +889,7 @@ impl Walk<'_> {
             lines: (start, n.end_position().row as u32 + 1),
             signature,
             bounds,
-            statements,
+            body_is_one_macro,
             text: src
                 .lines()
                 .skip(attr_start as usize - 1)

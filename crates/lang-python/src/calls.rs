@@ -244,7 +244,8 @@ impl<'a> Walker<'a> {
     }
 
     /// `parts.append("…")` on a list bound to a message: the text grows
-    /// (joined by a space, as most such lists are).
+    /// by a part (joined by what `SEP.join(parts)` later says, else a
+    /// space).
     fn append_to_binding(&mut self, call: Node<'a>, object: &str) {
         if self.binding(object).is_none() {
             return;
@@ -253,7 +254,7 @@ impl<'a> Walker<'a> {
         let Some(first) = pos.first() else { return };
         let mut msg = self.message(*first);
         if msg.has_text() {
-            let mut t = Template::literal(" ");
+            let mut t = Template::literal(strings::LIST_SEP);
             t.append(&msg.template);
             msg.template = t;
         }
@@ -425,14 +426,14 @@ impl<'a> Walker<'a> {
             return;
         }
         let name = name.to_string();
-        let depth = self.block_depth(node);
+        let blocks = self.blocks(node);
         if let Some(bindings) = self.bindings_mut() {
             bindings.push(Binding {
                 name,
                 template: msg.template,
                 line,
                 approx: msg.approx,
-                depth,
+                blocks,
             });
         }
     }
@@ -442,8 +443,8 @@ impl<'a> Walker<'a> {
     /// added only sometimes (under an `if` or in a loop the binding is not
     /// in).
     fn grow_binding(&mut self, name: &str, part_node: Node<'a>, part: Message) -> Option<()> {
-        let bound_depth = self.binding(name)?.depth;
-        let sometimes = self.block_depth(part_node) > bound_depth;
+        let bound = &self.binding(name)?.blocks;
+        let sometimes = self.blocks(part_node).iter().any(|b| !bound.contains(b));
         if !sometimes {
             self.use_strings(part_node);
         }

@@ -173,7 +173,7 @@ impl<'a> Walker<'a> {
                     self.hole(n)
                 }
             }
-            "list" | "tuple" => self.joined(n, " ", depth),
+            "list" | "tuple" => self.joined(n, strings::LIST_SEP, depth),
             "conditional_expression" => {
                 // `a if c else b`: the branch that says more, approximate
                 // unless both print the same.
@@ -375,7 +375,12 @@ impl<'a> Walker<'a> {
             if let Some(sep) = sep {
                 return match pos[0].kind() {
                     "list" | "tuple" => self.joined(pos[0], &sep, depth + 1),
-                    _ => self.message_at(pos[0], depth + 1),
+                    // A list bound earlier: its parts joined by `sep`.
+                    _ => {
+                        let mut m = self.message_at(pos[0], depth + 1);
+                        m.template = strings::list_joined(&m.template, &sep);
+                        m
+                    }
                 };
             }
         }

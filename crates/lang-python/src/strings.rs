@@ -296,6 +296,72 @@ pub fn fstring(body: &str, raw: bool) -> Template {
     t
 }
 
+/// Between the parts of a message built as a list (`parts = ["a"]`,
+/// `parts.append(…)`) until `SEP.join(parts)` says what joins them (a
+/// character of Unicode's private use area, never in a source's text).
+pub const LIST_SEP: &str = "\u{E000}";
+
+/// `t` with the parts of a list joined by `sep`.
+pub fn list_joined(t: &Template, sep: &str) -> Template {
+    if !t.literals().any(|s| s.contains(LIST_SEP)) {
+        return t.clone();
+    }
+    let mut out = Template::new();
+    for p in t.pieces() {
+        match p {
+            Piece::Lit(s) => out.push_lit(&s.replace(LIST_SEP, sep)),
+            Piece::Hole(h) => out.push_hole(h.clone()),
+        }
+    }
+    out
+}
+
+/// A hole filled by `repr(x)` (`f"{repr(a)} is {repr(b)}"`, `"%s" %
+/// repr(x)`) prints what `{x!r}` prints: a quoted string, a number, a
+/// bracketed value — so its hole is given `!r`.
+fn repr_calls(t: &Template) -> Template {
+    let mut out = Template::new();
+    for p in t.pieces() {
+        match p {
+            Piece::Lit(s) => out.push_lit(s),
+            Piece::Hole(h) => {
+                let inner = h
+                    .arg
+                    .strip_prefix("repr(")
+                    .and_then(|r| r.strip_suffix(')'))
+                    .filter(|i| balanced(i) && (h.spec.is_empty() || h.spec == "!s"));
+                out.push_hole(match inner {
+                    Some(i) => Hole {
+                        arg: i.trim().to_string(),
+                        spec: "!r".into(),
+                    },
+                    None => h.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether every bracket of an expression closes within it (so that
+/// `a) + repr(b` is not read as one call's argument).
+fn balanced(expr: &str) -> bool {
+    let mut depth = 0i32;
+    for c in expr.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 /// The arguments of a `%` operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PercentArgs {
@@ -585,7 +651,7 @@ pub fn brace_fields(t: &Template) -> Template {
 /// (`MESSAGE = "… %(parser)s …"`, [`Kind::ErrorDoc`]), which is formatted
 /// where it is used.
 pub fn pending_fields(t: &Template, kind: Kind) -> Template {
-    let t = brace_fields(t);
+    let t = list_joined(&repr_calls(&brace_fields(t)), " ");
     if kind == Kind::ErrorDoc && t.literals().any(|s| s.contains('%')) {
         let args = if t.literals().any(|s| s.contains("%(")) {
             PercentArgs::Mapping
@@ -611,6 +677,15 @@ mod tests {
                 Piece::Hole(h) => format!("<{}|{}>", h.arg, h.spec),
             })
             .collect()
+    }
+
+    #[test]
+    fn a_repr_call_hole_prints_a_repr() {
+        let t = pending_fields(
+            &fstring("{repr(a)} is {repr(b)}, not {repr(c) + repr(d)}", false),
+            Kind::Raise,
+        );
+        assert_eq!(render(&t), "<a|!r> is <b|!r>, not <repr(c) + repr(d)|>");
     }
 
     fn lit(s: &str) -> String {

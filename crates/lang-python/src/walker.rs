@@ -44,9 +44,10 @@ pub struct Binding {
     /// Its text is one of several it may hold (`"a" if c else "b"`): a
     /// whole message may use it, a part of one keeps a hole.
     pub approx: bool,
-    /// How many blocks (`if`, loops, `try`, `with`) enclose it in its
-    /// function: text added deeper is added only sometimes.
-    pub depth: usize,
+    /// The blocks (`if`, `else`, loops, `try`, `with`) that enclose it in
+    /// its function: text added in a block it is not in (deeper, or a
+    /// sibling branch) is added only sometimes.
+    pub blocks: Vec<usize>,
 }
 
 /// The walker's state over one file.
@@ -409,22 +410,32 @@ impl<'a> Walker<'a> {
         f.bindings.iter().rev().find(|b| b.name == name)
     }
 
-    /// How many compound statements (`if`, loops, `try`, `with`, `match`)
-    /// enclose `node` within its function.
-    pub fn block_depth(&self, node: Node) -> usize {
-        let mut n = 0;
+    /// The compound statements and clauses (`if`, `elif`, `else`, loops,
+    /// `try`, `except`, `with`, `match`, `case`) that enclose `node`
+    /// within its function, each by its first byte.
+    pub fn blocks(&self, node: Node) -> Vec<usize> {
+        let mut out = Vec::new();
         let mut cur = node.parent();
         while let Some(p) = cur {
             match p.kind() {
                 "function_definition" | "class_definition" | "module" | "lambda" => break,
                 "if_statement" | "elif_clause" | "else_clause" | "for_statement"
                 | "while_statement" | "try_statement" | "except_clause" | "finally_clause"
-                | "with_statement" | "match_statement" | "case_clause" => n += 1,
+                | "with_statement" | "match_statement" | "case_clause" => {
+                    // An `if`'s own block, not its `else` (a child of it).
+                    let own = p.kind() != "if_statement"
+                        || p.child_by_field_name("consequence").is_some_and(|c| {
+                            c.start_byte() <= node.start_byte() && node.end_byte() <= c.end_byte()
+                        });
+                    if own {
+                        out.push(p.start_byte());
+                    }
+                }
                 _ => {}
             }
             cur = p.parent();
         }
-        n
+        out
     }
 
     /// A hole for an expression (its text, whitespace collapsed, cut).

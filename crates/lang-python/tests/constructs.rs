@@ -562,6 +562,27 @@ fn text_added_only_sometimes_is_a_hole() {
 }
 
 #[test]
+fn a_list_of_parts_is_joined_by_what_join_says() {
+    // werkzeug's `BuildError.__str__`: parts joined by `""`, some added
+    // only sometimes; an append in a sibling branch of the list's own is
+    // added only sometimes too.
+    let text = "class BuildError(Exception):\n    def __str__(self):\n        message = [f\"Could not build url for endpoint {self.endpoint!r}\"]\n        if self.method:\n            message.append(f\" ({self.method!r})\")\n        message.append(\".\")\n        return \"\".join(message)\n\ndef f(a):\n    if a:\n        msg = \"first\"\n    else:\n        msg = \"second\"\n        msg += \" always\"\n    raise ValueError(msg)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Display,
+                3,
+                7,
+                "Could not build url for endpoint {self.endpoint|!r}{f\" ({self.method!r})\"}."
+                    .into()
+            ),
+            (Kind::Raise, 13, 15, "second always".into()),
+        ]
+    );
+}
+
+#[test]
 fn checking_helpers_and_error_helpers_format_their_arguments() {
     let text = "def f(self, name, value):\n    validate(_re, value, \"Illegal header value {!r}\", value)\n    self.error(\"unknown option %s\", name)\n    check_output(\"git status\")\n    self._check(value, \"no-space\")\n";
     assert_eq!(

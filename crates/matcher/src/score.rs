@@ -49,6 +49,10 @@ pub struct Weights {
     /// Factor of a site in a version published after the latest day the
     /// paste prints (naming no version of its crate).
     pub published_later: f64,
+    /// Factor of a site outside the package (crate) the report's target
+    /// names (a log target, an exception's module), where sites of that
+    /// package print the text too.
+    pub other_package: f64,
     /// Factor of a site in a vendored copy of another package
     /// (`_vendor/`, `vendor/`, `third_party/`): the original printed it
     /// as well.
@@ -72,6 +76,7 @@ impl Default for Weights {
             located_elsewhere: 0.6,
             other_version: 0.6,
             published_later: 0.6,
+            other_package: 0.6,
             vendored: 0.9,
         }
     }
@@ -210,6 +215,9 @@ pub(crate) struct Features {
     pub other_version: bool,
     /// This site's version was published after the paste's run.
     pub published_later: bool,
+    /// The report's target names another package, whose sites print the
+    /// text too.
+    pub other_package: bool,
     /// The site is in a vendored copy of another package.
     pub vendored: bool,
 }
@@ -281,6 +289,11 @@ impl Features {
                 self.published_later,
                 w.published_later,
                 "× published after the days the paste prints",
+            ),
+            (
+                self.other_package,
+                w.other_package,
+                "× outside the package the report's target names",
             ),
             (
                 self.vendored,

@@ -468,7 +468,7 @@ impl Analyzer {
             } if matches!(
                 error.kind,
                 Kind::Unreachable | Kind::Unimplemented | Kind::Todo | Kind::Panic
-            ) && f.statements <= 1 =>
+            ) && f.body_is_one_macro =>
             {
                 b.push(
                     FactKind::Mechanism,

@@ -487,7 +487,7 @@ impl Analyzer {
                 Some((s.path.clone(), s.line)),
                 None,
             );
-        } else if error.kind == Kind::Panic && f.statements == 1 {
+        } else if error.kind == Kind::Panic && f.body_is_one_macro {
             b.push(
                 FactKind::Sentinel,
                 format!(

@@ -491,13 +491,25 @@ impl Query<'_> {
             let sep = if t.contains("::") { "::" } else { "." };
             let (krate, module) = t.split_once(sep).unwrap_or((t, ""));
             let krate = krate.replace('-', "_");
-            for (t, c) in cands.iter_mut() {
-                let Target::Site(e, _) = t else { continue };
-                let e = &self.entry(*e).error;
+            let named = |e: &errdex_model::MatchEntry| {
                 // A Python package's top module may differ from its name
                 // (`yaml` of PyYAML): its items' paths begin with it.
                 let top = e.item_path.split([':', '.']).next().unwrap_or("");
-                if c.text == 0.0 || (crate::index::crate_name(&e.repo) != krate && top != krate) {
+                crate::index::crate_name(&e.repo) == krate || top == krate
+            };
+            // Sites of other packages print the text too: where the
+            // named one has some, those are the less likely.
+            let named_prints = cands.iter().any(|(t, c)| {
+                matches!(t, Target::Site(e, _) if c.text > 0.0 && named(&self.entry(*e).error))
+            });
+            for (t, c) in cands.iter_mut() {
+                let Target::Site(e, _) = t else { continue };
+                let e = &self.entry(*e).error;
+                if c.text == 0.0 {
+                    continue;
+                }
+                if !named(e) {
+                    c.other_package = named_prints;
                     continue;
                 }
                 let in_module = !module.is_empty()

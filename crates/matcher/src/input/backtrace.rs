@@ -258,7 +258,10 @@ mod tests {
         assert!(starts_headerless(&lines, 0));
         let f = take_frames(&lines, &mut 0);
         let at = f[0].at.as_ref().unwrap();
-        assert_eq!((at.registry.as_ref().unwrap().name.as_str(), at.line), ("color-eyre", 736));
+        assert_eq!(
+            (at.registry.as_ref().unwrap().name.as_str(), at.line),
+            ("color-eyre", 736)
+        );
         // The hook's frames inside the panic entry are dropped.
         let f = frames("   0: log_panics::Config::install_panic_hook::{{closure}}\n   1: std::panicking::rust_panic_with_hook\n   2: std::panicking::begin_panic_handler::{{closure}}\n   3: ratatui::buffer::Buffer::index_of\n");
         let symbols: Vec<&str> = f.iter().filter_map(|f| f.symbol.as_deref()).collect();

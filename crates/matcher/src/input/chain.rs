@@ -121,6 +121,9 @@ mod tests {
                 "not yet implemented\nand its second line"
             ]
         );
-        assert_eq!(lines[end].trim(), "help: set the `RUST_BACKTRACE=1` variable");
+        assert_eq!(
+            lines[end].trim(),
+            "help: set the `RUST_BACKTRACE=1` variable"
+        );
     }
 }

@@ -237,7 +237,7 @@ pub fn parse(text: &str) -> Vec<Message> {
 /// [`parse`] of a text that is a cause `depth` chains deep (past
 /// [`MAX_NESTING`], a cause's lines are messages as they are).
 fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
-    let cleaned = prefix::clean(text);
+    let cleaned = python::repair(prefix::clean(text));
     let lines: Vec<&str> = cleaned.iter().map(String::as_str).collect();
     let mut out: Vec<Message> = Vec::new();
     let mut report_depth = 0;
@@ -401,6 +401,7 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             None => {
                 let t = line.trim();
                 let t = t.strip_prefix("error: ").unwrap_or(t);
+                let t = python::without_errno(t);
                 (vec![t.to_string()], Origin::Bare, None, None, None)
             }
         };
@@ -639,6 +640,7 @@ fn push_exception(out: &mut Vec<Message>, e: python::Exception, origin: Origin, 
     let module = |kind: &str| kind.rsplit_once('.').map(|(m, _)| m.to_string());
     let inner = python::wrapped(&e.text);
     let text = python::exception_text(&e.text).unwrap_or(e.text);
+    let text = python::without_errno(&text).to_string();
     let mut m = Message::new(text, origin, layer);
     m.location = e.location;
     m.frames = e.frames.into_iter().map(Frame::at).collect();
@@ -760,7 +762,10 @@ mod tests {
         assert_eq!(cause.origin, Origin::Cause);
         // espflash's report: the cause one layer below the report.
         let m = parse("Error: espflash::connection_failed\n\n  × Error while connecting to device\n  ╰─▶ Failed to connect to the device\n  help: Ensure that the device is connected");
-        let cause = m.iter().find(|m| m.text == "Failed to connect to the device").unwrap();
+        let cause = m
+            .iter()
+            .find(|m| m.text == "Failed to connect to the device")
+            .unwrap();
         assert_eq!(cause.origin, Origin::Cause);
     }
 

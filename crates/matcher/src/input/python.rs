@@ -84,7 +84,7 @@ fn patterns() -> &'static Patterns {
         )
         .expect("valid regex"),
         log_dashes: Regex::new(
-            r"^(?:(?P<name0>[\w.]+) - )?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: - (?P<name>[\w.]+))? - (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG) - (?P<msg>.*\S)\s*$",
+            r"^(?:(?P<name0>[\w.]+) - )?\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: - (?:[\w<>]+ in )?(?P<name>[\w.]+))? - (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG) - (?P<msg>.*\S)\s*$",
         )
         .expect("valid regex"),
         django_location: Regex::new(
@@ -96,6 +96,68 @@ fn patterns() -> &'static Patterns {
         )
         .expect("valid regex"),
     })
+}
+
+/// A traceback's lines as Python printed them, where a paste lost its
+/// line breaks (a chat, an issue form: every frame, its source line and
+/// the exception on one line) or a console wrapped a frame's path over
+/// two lines (`File "…\site-pack` / `ages\pkg\main.py", line 176, in f`).
+pub fn repair(lines: Vec<String>) -> Vec<String> {
+    static FRAME: OnceLock<Regex> = OnceLock::new();
+    static EXCEPTION: OnceLock<Regex> = OnceLock::new();
+    let frame = FRAME
+        .get_or_init(|| Regex::new(r#"File "[^"]+", line \d+, in [\w<>.]+"#).expect("valid regex"));
+    let exception = EXCEPTION.get_or_init(|| {
+        Regex::new(r"\s(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault): ")
+            .expect("valid regex")
+    });
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut it = lines.into_iter().peekable();
+    while let Some(line) = it.next() {
+        let t = line.trim_start();
+        // A frame's path cut by the console's width.
+        if t.starts_with("File \"") && t.matches('"').count() == 1 {
+            if let Some(next) = it.peek().filter(|n| n.contains("\", line ")) {
+                let joined = format!("{}{}", line.trim_end(), next.trim_start());
+                it.next();
+                out.push(joined);
+                continue;
+            }
+        }
+        let frames: Vec<(usize, usize)> = frame
+            .find_iter(&line)
+            .map(|m| (m.start(), m.end()))
+            .collect();
+        if frames.len() < 2 {
+            out.push(line);
+            continue;
+        }
+        // One line per frame and per source line, then the exception.
+        let head = line[..frames[0].0].trim();
+        if !head.is_empty() {
+            out.push(head.to_string());
+        }
+        for (k, &(start, end)) in frames.iter().enumerate() {
+            out.push(format!("  {}", &line[start..end]));
+            let until = frames.get(k + 1).map_or(line.len(), |f| f.0);
+            let mut rest = &line[end..until];
+            if k + 1 == frames.len() {
+                if let Some(e) = exception.find(rest) {
+                    let source = rest[..e.start()].trim();
+                    if !source.is_empty() {
+                        out.push(format!("    {source}"));
+                    }
+                    rest = "";
+                    out.push(line[end + e.start()..].trim().to_string());
+                }
+            }
+            let source = rest.trim().trim_end_matches(['^', '~', ' ']).trim();
+            if !source.is_empty() {
+                out.push(format!("    {source}"));
+            }
+        }
+    }
+    out
 }
 
 /// The path below an installed-packages folder (`site-packages`,
@@ -266,6 +328,29 @@ pub fn warning_continuation<'a>(lines: &[&'a str], from: usize) -> Option<(Vec<&
 
 /// Lines of one warning's message read at most.
 const MAX_WARNING_LINES: usize = 200;
+
+/// An `OSError`'s text without the `[Errno N] ` (`[WinError N] `) that
+/// Python's `str` of it puts before the message its raiser gave.
+pub fn without_errno(text: &str) -> &str {
+    let t = text.trim_start();
+    let Some(rest) = t
+        .strip_prefix("[Errno ")
+        .or_else(|| t.strip_prefix("[WinError "))
+    else {
+        return text;
+    };
+    match rest.split_once("] ") {
+        Some((n, msg))
+            if n.trim_start_matches('-')
+                .bytes()
+                .all(|b| b.is_ascii_digit())
+                && !n.is_empty() =>
+        {
+            msg
+        }
+        _ => text,
+    }
+}
 
 /// The message an exception's printed text carries: `str()` of an
 /// exception raised with several arguments prints their tuple
@@ -674,6 +759,44 @@ fn relative_package_path(path: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flattened_or_wrapped_traceback_is_read_again() {
+        let flat = "File \"C:\\a\\main.py\", line 4, in <module> from x import y File \"C:\\P\\site-packages\\pydantic\\main.py\", line 175, in __init__ self.v.validate_python(data) pydantic_core._pydantic_core.ValidationError: 2 validation errors for Settings";
+        let lines = repair(vec![flat.to_string()]);
+        assert_eq!(
+            lines,
+            vec![
+                "  File \"C:\\a\\main.py\", line 4, in <module>",
+                "    from x import y",
+                "  File \"C:\\P\\site-packages\\pydantic\\main.py\", line 175, in __init__",
+                "    self.v.validate_python(data)",
+                "pydantic_core._pydantic_core.ValidationError: 2 validation errors for Settings",
+            ]
+        );
+        let wrapped = vec![
+            " File \"C:\\Python311\\Lib\\site-pack".to_string(),
+            "ages\\pydantic\\main.py\", line 176, in __init__".to_string(),
+        ];
+        assert_eq!(
+            repair(wrapped),
+            vec![" File \"C:\\Python311\\Lib\\site-packages\\pydantic\\main.py\", line 176, in __init__"]
+        );
+    }
+
+    #[test]
+    fn an_os_errors_errno_is_not_its_raisers_message() {
+        assert_eq!(
+            without_errno("[Errno 101] Cannot connect to host a:80 ssl:False"),
+            "Cannot connect to host a:80 ssl:False"
+        );
+        assert_eq!(
+            without_errno("[WinError 10061] No connection"),
+            "No connection"
+        );
+        assert_eq!(without_errno("[Errno x] kept"), "[Errno x] kept");
+        assert_eq!(without_errno("plain"), "plain");
+    }
 
     fn lines(s: &str) -> Vec<&str> {
         s.lines().collect()
