@@ -902,9 +902,16 @@ impl Walk<'_> {
 
     fn call(&mut self, n: Node) {
         let src = self.src();
-        let Some(f) = n.child_by_field_name("function") else {
+        let Some(mut f) = n.child_by_field_name("function") else {
             return;
         };
+        // `f::<T>(..)`, `self.f::<_, true>(..)`: the call of `f`.
+        if f.kind() == "generic_function" {
+            match f.child_by_field_name("function") {
+                Some(inner) => f = inner,
+                None => return,
+            }
+        }
         let mut receiver = None;
         let (name, callee) = match f.kind() {
             "identifier" => (text(f, src).to_string(), Callee::Path { qualifier: None }),
@@ -928,23 +935,6 @@ impl Walk<'_> {
                     .is_some_and(|v| text(v, src) == "self");
                 receiver = f.child_by_field_name("value").map(|v| squash(text(v, src)));
                 (name, Callee::Method { on_self })
-            }
-            "generic_function" => {
-                let inner = f.child_by_field_name("function");
-                match inner {
-                    Some(i) if i.kind() == "scoped_identifier" => (
-                        i.child_by_field_name("name")
-                            .map(|x| text(x, src).to_string())
-                            .unwrap_or_default(),
-                        Callee::Path {
-                            qualifier: i
-                                .child_by_field_name("path")
-                                .map(|p| last_segment(text(p, src))),
-                        },
-                    ),
-                    Some(i) => (text(i, src).to_string(), Callee::Path { qualifier: None }),
-                    None => return,
-                }
             }
             _ => return,
         };

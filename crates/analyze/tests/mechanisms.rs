@@ -263,3 +263,39 @@ fn stub_of_a_trait_impl_names_where_its_type_is_made() {
     );
     assert!(section(&a, SectionName::Means).contains("reached from `fill`"));
 }
+
+#[test]
+fn a_match_with_other_arms_is_no_stub_and_the_twins_are_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    // `unwrap_left`: its `Left` arm returns; `left` is its twin.
+    let e = error(&c, "called `Pick::unwrap_left()` on a `Right` value");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(texts(&a, FactKind::Sentinel).is_empty(), "{:?}", texts(&a, FactKind::Sentinel));
+    assert!(!page(&a).contains("is only this"), "{}", page(&a));
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(any(&alt, "`Pick::left`"), "{alt:?}");
+    assert!(section(&a, SectionName::Solutions).contains("Pick::left"), "{}", page(&a));
+    // A body that is only the panic is one.
+    let e = error(&c, "right_only is not supported");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(any(&texts(&a, FactKind::Sentinel), "is only this"));
+    // An `Index` impl whose `get` returns `None`: `get` is the twin.
+    let e = error(&c, "invalid Slots key used");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    assert!(!page(&a).contains("a stub"), "{}", page(&a));
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(any(&alt, "`Slots::get`"), "{alt:?}");
+}
+
+#[test]
+fn a_call_with_a_turbofish_reaches_its_callers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "Four: capacity exceeded in extend/from_iter");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let callers = texts(&a, FactKind::Caller);
+    assert!(any(&callers, "extend_from_iter"), "{callers:?}");
+    let entries = texts(&a, FactKind::PublicEntry);
+    assert!(any(&entries, "extend"), "{entries:?} {}", page(&a));
+}

@@ -842,16 +842,31 @@ impl Analyzer {
     pub(super) fn alternative_facts(&self, b: &mut Builder, fi: usize, asserted: Option<&str>) {
         let f = &self.symbols.fns[fi];
         let base = f.name.trim_start_matches("r#");
-        for cand in [
-            format!("try_{base}"),
-            format!("checked_{base}"),
-            format!("{base}_checked"),
-            format!("try_{base}_mut"),
-        ] {
+        // Rust's naming of a panicking method's fallible twin: `try_x`,
+        // `checked_x`; `unwrap_x`/`expect_x` beside `x` (either's
+        // `unwrap_left` and `left`); an `Index` impl beside `get`.
+        let mut twins = vec![
+            (format!("try_{base}"), false),
+            (format!("checked_{base}"), false),
+            (format!("{base}_checked"), false),
+            (format!("try_{base}_mut"), false),
+        ];
+        if let Some(x) = base.strip_prefix("unwrap_").or_else(|| base.strip_prefix("expect_")) {
+            twins.push((x.to_string(), true));
+        }
+        let of_index = matches!(&f.owner, Owner::Impl { of_trait: Some(t), .. }
+            if matches!(last_segment_of(t).as_str(), "Index" | "IndexMut"));
+        if of_index && matches!(base, "index" | "index_mut") {
+            let get = if base == "index" { "get" } else { "get_mut" };
+            twins.push((get.to_string(), true));
+        }
+        for (cand, must_return_option) in twins {
             for i in self.namesakes(&cand) {
                 let g = &self.symbols.fns[i];
                 let same_owner = match (&g.owner, &f.owner) {
-                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => a == c,
+                    (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => {
+                        last_segment_of(a) == last_segment_of(c)
+                    }
                     (Owner::Module, Owner::Module) => true,
                     (Owner::TraitDefault(a), Owner::TraitDefault(c)) => a == c,
                     _ => false,
@@ -864,6 +879,11 @@ impl Analyzer {
                     .rsplit_once("->")
                     .map(|(_, r)| r.trim().to_string())
                     .unwrap_or_default();
+                let outer = last_segment_of(&ret);
+                let fallible = outer == "Option" || outer.ends_with("Result");
+                if must_return_option && (!g.is_pub || !fallible) {
+                    continue;
+                }
                 b.push(
                     FactKind::Alternative,
                     format!(
