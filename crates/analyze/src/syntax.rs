@@ -62,11 +62,18 @@ pub struct FnDef {
     pub impl_params: Vec<String>,
     /// A `const fn`.
     pub is_const: bool,
+    /// For a fn declared inside another fn's body: that fn (its index
+    /// among the snapshot's fns, and its qualified name). Only calls
+    /// within it reach it.
+    pub nested_in: Option<(usize, String)>,
 }
 
 impl FnDef {
     /// `Type::name`, `Trait::name` or `name`.
     pub fn qualified(&self) -> String {
+        if let Some((_, outer)) = &self.nested_in {
+            return format!("{outer}::{}", self.name);
+        }
         match &self.owner {
             Owner::Module => self.name.clone(),
             Owner::Impl { ty, .. } => format!("{ty}::{}", self.name),
@@ -860,7 +867,15 @@ impl Walk<'_> {
             };
             one.is_some_and(|s| s.kind() == "macro_invocation")
         });
-        let owner = self.owner.last().cloned().unwrap_or(Owner::Module);
+        let nested_in = self
+            .current_fn
+            .last()
+            .map(|&i| (i, self.out.fns[i].qualified()));
+        // A fn inside a fn's body is no method of the impl around them.
+        let owner = match nested_in {
+            Some(_) => Owner::Module,
+            None => self.owner.last().cloned().unwrap_or(Owner::Module),
+        };
         let start = line(n);
         let attr_start = attrs_start_line(n).unwrap_or(start);
         let mut gates = self.gates.clone();
@@ -880,6 +895,7 @@ impl Walk<'_> {
             impl_self,
             impl_params,
             is_const,
+            nested_in,
             path: self.file.path.clone(),
             name,
             owner,

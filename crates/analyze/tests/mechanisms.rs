@@ -271,11 +271,19 @@ fn a_match_with_other_arms_is_no_stub_and_the_twins_are_named() {
     // `unwrap_left`: its `Left` arm returns; `left` is its twin.
     let e = error(&c, "called `Pick::unwrap_left()` on a `Right` value");
     let a = analyze(&an, &e, an.facts(&e), None, "");
-    assert!(texts(&a, FactKind::Sentinel).is_empty(), "{:?}", texts(&a, FactKind::Sentinel));
+    assert!(
+        texts(&a, FactKind::Sentinel).is_empty(),
+        "{:?}",
+        texts(&a, FactKind::Sentinel)
+    );
     assert!(!page(&a).contains("is only this"), "{}", page(&a));
     let alt = texts(&a, FactKind::Alternative);
     assert!(any(&alt, "`Pick::left`"), "{alt:?}");
-    assert!(section(&a, SectionName::Solutions).contains("Pick::left"), "{}", page(&a));
+    assert!(
+        section(&a, SectionName::Solutions).contains("Pick::left"),
+        "{}",
+        page(&a)
+    );
     // A body that is only the panic is one.
     let e = error(&c, "right_only is not supported");
     let a = analyze(&an, &e, an.facts(&e), None, "");
@@ -298,4 +306,17 @@ fn a_call_with_a_turbofish_reaches_its_callers() {
     assert!(any(&callers, "extend_from_iter"), "{callers:?}");
     let entries = texts(&a, FactKind::PublicEntry);
     assert!(any(&entries, "extend"), "{entries:?} {}", page(&a));
+}
+
+#[test]
+fn a_fn_inside_a_fn_is_called_only_from_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = fixture_named(tmp.path(), "mechanisms");
+    let e = error(&c, "Codec: output slice is too small");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let item = texts(&a, FactKind::Item);
+    assert!(any(&item, "`Codec::decode_into::inner`"), "{item:?}");
+    let callers = texts(&a, FactKind::Caller);
+    assert!(any(&callers, "decode_into"), "{callers:?}");
+    assert!(!page(&a).contains("encode_all"), "{}", page(&a));
 }

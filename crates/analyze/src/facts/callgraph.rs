@@ -482,6 +482,30 @@ impl Analyzer {
                 None
             }
             Callee::Path { qualifier: None } => {
+                // A fn declared in a fn's body is called only from within
+                // it, and there it hides its namesakes.
+                let within = |outer: usize| {
+                    let mut cur = c.caller;
+                    while let Some(i) = cur {
+                        if i == outer {
+                            return true;
+                        }
+                        cur = self.symbols.fns[i].nested_in.as_ref().map(|n| n.0);
+                    }
+                    false
+                };
+                if let Some((outer, _)) = &self.symbols.fns[t.fi].nested_in {
+                    return within(*outer).then_some(Resolution::Exact);
+                }
+                let hidden = self.namesakes(&t.name).iter().any(|&i| {
+                    self.symbols.fns[i]
+                        .nested_in
+                        .as_ref()
+                        .is_some_and(|n| within(n.0))
+                });
+                if hidden {
+                    return None;
+                }
                 let module = t.ty.is_none() && t.default_of.is_none();
                 if !module {
                     return None;

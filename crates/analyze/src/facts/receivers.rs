@@ -851,7 +851,10 @@ impl Analyzer {
             (format!("{base}_checked"), false),
             (format!("try_{base}_mut"), false),
         ];
-        if let Some(x) = base.strip_prefix("unwrap_").or_else(|| base.strip_prefix("expect_")) {
+        if let Some(x) = base
+            .strip_prefix("unwrap_")
+            .or_else(|| base.strip_prefix("expect_"))
+        {
             twins.push((x.to_string(), true));
         }
         let of_index = matches!(&f.owner, Owner::Impl { of_trait: Some(t), .. }
