@@ -586,16 +586,26 @@ impl<'a> Writer<'a> {
         if !path(twin) || !path(panicking) {
             return None;
         }
+        // A method's calls as the fact writes them (`x.left()`).
+        let calls = a
+            .text
+            .split_once(": call `")
+            .and_then(|(_, r)| r.split_once("` where `"))
+            .and_then(|(t, r)| Some((t.to_string(), r.split_once("` panics")?.0.to_string())));
+        let (twin_call, panicking_call) = match calls {
+            Some((t, p)) => (t.replace('…', "/* … */"), p.replace('…', "/* … */")),
+            None => (format!("{twin}(/* … */)"), format!("{panicking}(/* … */)")),
+        };
         let after = match ret {
             Some(r) if r.starts_with("Option") => format!(
-                "let Some(value) = {twin}(/* … */) else {{\n    /* handle the failure */\n    return;\n}};"
+                "let Some(value) = {twin_call} else {{\n    /* handle the failure */\n    return;\n}};"
             ),
             Some(r) if r.starts_with("Result") || r.ends_with("Result") || r.contains("Result<") => {
-                format!("let value = {twin}(/* … */)?;")
+                format!("let value = {twin_call}?;")
             }
-            _ => format!("let value = {twin}(/* … */); // check what it returns"),
+            _ => format!("let value = {twin_call}; // check what it returns"),
         };
-        let code = format!("// before: panics on failure\nlet value = {panicking}(/* … */);\n// after: the failure is a value you handle\n{after}");
+        let code = format!("// before: panics on failure\nlet value = {panicking_call};\n// after: the failure is a value you handle\n{after}");
         if !crate::verify::parses(&format!("fn f() -> Result<(), ()> {{ {code} Ok(()) }}")) {
             return None;
         }

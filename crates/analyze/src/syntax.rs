@@ -343,6 +343,7 @@ pub fn symbols(files: Vec<SourceFile>) -> (Vec<ParsedFile>, Symbols) {
                 out: &mut out,
                 owner: Vec::new(),
                 current_fn: Vec::new(),
+                fn_owners: Vec::new(),
                 test_scope: is_test_or_example_path(&f.path),
                 parser: &mut p,
                 reparsed: &mut extra,
@@ -424,6 +425,9 @@ struct Walk<'a> {
     out: &'a mut Symbols,
     owner: Vec<Owner>,
     current_fn: Vec<usize>,
+    /// For each fn of `current_fn`, the depth of `owner` inside its body:
+    /// an item declared at that depth is declared in the body itself.
+    fn_owners: Vec<usize>,
     test_scope: bool,
     parser: &'a mut Parser,
     reparsed: &'a mut Vec<Tree>,
@@ -553,6 +557,7 @@ impl Walk<'_> {
                 pushed_fn = true;
                 // Items nested in a fn body are free fns again.
                 self.owner.push(Owner::Module);
+                self.fn_owners.push(self.owner.len());
                 pushed_owner = true;
                 self.impls.push(ImplCtx {
                     self_ty: String::new(),
@@ -619,6 +624,7 @@ impl Walk<'_> {
         }
         if pushed_fn {
             self.current_fn.pop();
+            self.fn_owners.pop();
         }
         if pushed_impl {
             self.impls.pop();
@@ -867,15 +873,13 @@ impl Walk<'_> {
             };
             one.is_some_and(|s| s.kind() == "macro_invocation")
         });
+        // Declared in a fn's body itself (not in an impl or trait there).
         let nested_in = self
             .current_fn
             .last()
+            .filter(|_| self.fn_owners.last() == Some(&self.owner.len()))
             .map(|&i| (i, self.out.fns[i].qualified()));
-        // A fn inside a fn's body is no method of the impl around them.
-        let owner = match nested_in {
-            Some(_) => Owner::Module,
-            None => self.owner.last().cloned().unwrap_or(Owner::Module),
-        };
+        let owner = self.owner.last().cloned().unwrap_or(Owner::Module);
         let start = line(n);
         let attr_start = attrs_start_line(n).unwrap_or(start);
         let mut gates = self.gates.clone();

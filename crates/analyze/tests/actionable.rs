@@ -138,8 +138,9 @@ fn a_panicking_fn_with_a_fallible_twin_gets_before_and_after_code() {
         text.contains("Call `Buf::try_grow` instead of `Buf::grow`"),
         "{text}\n{code}"
     );
-    assert!(code.contains("Buf::grow(/* … */)"), "{code}");
-    assert!(code.contains("Buf::try_grow(/* … */)?"), "{code}");
+    // Methods are called on a value, as the user writes them.
+    assert!(code.contains("x.grow(/* … */)"), "{code}");
+    assert!(code.contains("x.try_grow(/* … */)?"), "{code}");
 }
 
 #[test]

@@ -887,13 +887,25 @@ impl Analyzer {
                 if must_return_option && (!g.is_pub || !fallible) {
                     continue;
                 }
+                // Methods: as a user writes the calls (`x.left()` where
+                // `x.unwrap_left()` panics).
+                let how = match (method_call(f), method_call(g)) {
+                    (Some(fc), Some(gc)) => {
+                        format!(": call `x{gc}` where `x{fc}` panics, and handle the failure")
+                    }
+                    _ => ": use it to handle the failure instead of panicking".to_string(),
+                };
                 b.push(
                     FactKind::Alternative,
                     format!(
-                        "`{}` is the fallible form of `{}`{}: use it to handle the failure instead of panicking.",
+                        "`{}` is the fallible form of `{}`{}{how}.",
                         g.qualified(),
                         f.qualified(),
-                        if ret.is_empty() { String::new() } else { format!(" (returns `{ret}`)") }
+                        if ret.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" (returns `{ret}`)")
+                        }
                     ),
                     Some((g.path.clone(), g.lines.0)),
                     None,
@@ -1107,4 +1119,30 @@ impl Analyzer {
             None,
         );
     }
+}
+
+/// How a method is called on a value (`.left()`, `.get(…)`); none for a
+/// fn without `self`.
+fn method_call(f: &FnDef) -> Option<String> {
+    let params = f.signature.split_once('(')?.1;
+    let params = params.rsplit_once(')').map_or(params, |(p, _)| p);
+    let mut parts = params.split(',').map(str::trim).filter(|p| !p.is_empty());
+    let first = parts.next()?;
+    if !first
+        .trim_start_matches(['&', ' '])
+        .trim_start_matches("mut ")
+        .starts_with("self")
+        && !first.starts_with("&'")
+    {
+        return None;
+    }
+    if !mentions(first, "self") {
+        return None;
+    }
+    let args = if parts.next().is_some() {
+        "(…)"
+    } else {
+        "()"
+    };
+    Some(format!(".{}{args}", f.name))
 }
