@@ -325,6 +325,27 @@ impl Analyzer {
                     Some((f.path.clone(), f.lines.0)),
                     None,
                 );
+                if let Some((outer, name)) = &f.nested_in {
+                    let o = &self.symbols.fns[*outer];
+                    let what = match &o.owner {
+                        Owner::TraitDefault(t) => format!(
+                            ", a default (provided) method of the trait `{t}` that every implementer inherits unless it overrides it"
+                        ),
+                        Owner::Impl { of_trait: Some(t), ty } => {
+                            format!(", the impl of the trait `{t}` for `{ty}`")
+                        }
+                        _ => String::new(),
+                    };
+                    b.push(
+                        FactKind::Item,
+                        format!(
+                            "`{}` is declared inside `{name}`{what}: only `{name}` calls it.",
+                            f.name
+                        ),
+                        Some((o.path.clone(), o.lines.0)),
+                        None,
+                    );
+                }
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
                 self.fn_local_type_fact(b, fi);
