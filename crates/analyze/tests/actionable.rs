@@ -139,8 +139,8 @@ fn a_panicking_fn_with_a_fallible_twin_gets_before_and_after_code() {
         "{text}\n{code}"
     );
     // Methods are called on a value, as the user writes them.
-    assert!(code.contains("x.grow(/* … */)"), "{code}");
-    assert!(code.contains("x.try_grow(/* … */)?"), "{code}");
+    assert!(code.contains("x.grow(n)"), "{code}");
+    assert!(code.contains("x.try_grow(n)?"), "{code}");
 }
 
 #[test]

@@ -294,6 +294,24 @@ fn a_match_with_other_arms_is_no_stub_and_the_twins_are_named() {
     assert!(!page(&a).contains("a stub"), "{}", page(&a));
     let alt = texts(&a, FactKind::Alternative);
     assert!(any(&alt, "`Slots::get`"), "{alt:?}");
+    // Where `get` gives `None`: its lookup and its filter.
+    let failures = texts(&a, FactKind::Failure);
+    assert!(
+        any(
+            &failures,
+            "`self.values` holds nothing at `key & 0xffff_ffff`"
+        ),
+        "{failures:?}"
+    );
+    assert!(
+        any(&failures, "`slot.0 == version` is false"),
+        "{failures:?}"
+    );
+    // Indexing, as the user writes it.
+    assert!(
+        any(&alt, "call `x.get(key)` where `x[key]` panics"),
+        "{alt:?}"
+    );
 }
 
 #[test]

@@ -686,6 +686,19 @@ impl Analyzer {
                 None,
             );
         }
+        if n == 0 && matches!(failing, Failing::ErrOrNone) {
+            for (cond, line) in option_filters(f) {
+                b.push(
+                    FactKind::Receiver,
+                    format!(
+                        "`{}` gives `None` when {cond} (its `Option` is filtered on that).",
+                        f.qualified()
+                    ),
+                    Some((f.path.clone(), line)),
+                    None,
+                );
+            }
+        }
     }
 
     /// For a fn whose check reads a `thread_local!` static
@@ -889,7 +902,19 @@ impl Analyzer {
                 }
                 // Methods: as a user writes the calls (`x.left()` where
                 // `x.unwrap_left()` panics).
-                let how = match (method_call(f), method_call(g)) {
+                let panics = if of_index {
+                    // `x[key]`, as the user writes the call of `index`.
+                    method_call(f).map(|c| {
+                        let args = c
+                            .split_once('(')
+                            .map_or("", |(_, a)| a)
+                            .trim_end_matches(')');
+                        format!("[{args}]")
+                    })
+                } else {
+                    method_call(f)
+                };
+                let how = match (panics, method_call(g)) {
                     (Some(fc), Some(gc)) => {
                         format!(": call `x{gc}` where `x{fc}` panics, and handle the failure")
                     }
@@ -1124,9 +1149,8 @@ impl Analyzer {
 /// How a method is called on a value (`.left()`, `.get(…)`); none for a
 /// fn without `self`.
 fn method_call(f: &FnDef) -> Option<String> {
-    let params = f.signature.split_once('(')?.1;
-    let params = params.rsplit_once(')').map_or(params, |(p, _)| p);
-    let mut parts = params.split(',').map(str::trim).filter(|p| !p.is_empty());
+    let params = top_level_params(f.signature.split_once('(')?.1);
+    let mut parts = params.iter().map(String::as_str);
     let first = parts.next()?;
     if !first
         .trim_start_matches(['&', ' '])
@@ -1139,10 +1163,102 @@ fn method_call(f: &FnDef) -> Option<String> {
     if !mentions(first, "self") {
         return None;
     }
-    let args = if parts.next().is_some() {
-        "(…)"
-    } else {
-        "()"
-    };
-    Some(format!(".{}{args}", f.name))
+    Some(format!(".{}({})", f.name, arg_names(parts).join(", ")))
+}
+
+/// The parameters of a list that starts after its `(`, split at its own
+/// commas (not those inside `<..>`, `(..)` or `[..]`) up to its `)`, each
+/// trimmed.
+fn top_level_params(params: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    let mut prev = ' ';
+    for c in params.chars() {
+        match c {
+            ')' if depth == 0 => break,
+            '<' | '(' | '[' => depth += 1,
+            // (`->` of a fn type closes nothing.)
+            '>' if prev == '-' => {}
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        prev = c;
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out.retain(|p| !p.is_empty());
+    out
+}
+
+/// The names of a fn's parameters as a call passes them (`key`, `new_cap`;
+/// `…` for a pattern).
+fn arg_names<'a>(params: impl Iterator<Item = &'a str>) -> Vec<String> {
+    params
+        .map(|p| {
+            let name = p
+                .split(':')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_start_matches("mut ");
+            if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                name.to_string()
+            } else {
+                "…".to_string()
+            }
+        })
+        .collect()
+}
+
+/// The conditions under which a fn's `Option` chain gives `None`: an
+/// element looked up with `.get(i)` on a field that does not hold it, a
+/// `.filter(|x| cond)` whose condition is false (slotmap's `get`: a key
+/// whose version is not the slot's, a removed value) — with their lines.
+fn option_filters(f: &FnDef) -> Vec<(String, u32)> {
+    static GET: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    static FILTER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let get = GET.get_or_init(|| {
+        regex::Regex::new(r"(self(?:\.\w+)+)\.get(?:_mut)?\(([^()]{1,60})\)").expect("valid regex")
+    });
+    let filter = FILTER.get_or_init(|| {
+        regex::Regex::new(r"\.filter\(\|\s*&?(\w+)\s*\|\s*([^{};]{1,120}?)\)\s*(?:\.|$|;)")
+            .expect("valid regex")
+    });
+    let mut out = Vec::new();
+    // The text ends at the fn's last line (it begins at its attributes).
+    let total = f.text.lines().count() as u32;
+    // A method chain continued on the next lines (`.get(..)` below
+    // `self.values`) read as one line, at its first line.
+    let mut chains: Vec<(u32, String)> = Vec::new();
+    for (k, l) in f.text.lines().enumerate() {
+        let line = (f.lines.1 + k as u32 + 1).saturating_sub(total);
+        match chains.last_mut() {
+            Some((_, prev)) if l.trim_start().starts_with('.') => prev.push_str(l.trim()),
+            _ => chains.push((line, l.to_string())),
+        }
+    }
+    for (line, l) in &chains {
+        let (line, l) = (*line, l.as_str());
+        if let Some(c) = get.captures(l) {
+            out.push((
+                format!("`{}` holds nothing at `{}`", &c[1], c[2].trim()),
+                line,
+            ));
+        }
+        if let Some(c) = filter.captures(l) {
+            out.push((
+                format!("`{}` is false (for `{}`)", c[2].trim(), &c[1]),
+                line,
+            ));
+        }
+        if out.len() >= 3 {
+            break;
+        }
+    }
+    out
 }

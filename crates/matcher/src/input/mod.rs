@@ -278,7 +278,10 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         // innermost frame outside std is.
         if backtrace::starts_headerless(&lines, i) {
             let above = last_line.is_some_and(|l| l + 1 == i);
+            let start = i;
             let frames = backtrace::take_frames(&lines, &mut i);
+            // (A line the frame reader does not take is passed over.)
+            i = i.max(start + 1);
             match out.last_mut().filter(|m| above && m.frames.is_empty()) {
                 Some(m) => m.frames = frames,
                 None if !frames.is_empty() => out.push(Message {
@@ -776,6 +779,9 @@ mod tests {
         assert_eq!(m[0].origin, Origin::Location);
         assert_eq!(m[0].location.as_ref().unwrap().line, 736);
         assert_eq!(m[0].frames.len(), 2);
+        // A frame line the frame reader does not take ends, not loops.
+        let m = parse("\t1: a::b\n\t2: c::d\n");
+        assert!(m.len() <= MAX_MESSAGES);
         // Below an error line, the frames are that error's.
         let m = parse("Error: no config\n   0: app::load\n             at ./src/load.rs:3:5\n   1: app::main\n             at ./src/main.rs:9:1\n");
         assert_eq!(m[0].text, "no config");
