@@ -384,7 +384,13 @@ impl Analyzer {
                     ..
                 } = &g
                 {
-                    self.arm_failure_facts(b, value, pattern, earlier);
+                    let self_ty = self.enclosing_fn(&s.path, s.line).and_then(|fi| {
+                        match &self.symbols.fns[fi].owner {
+                            Owner::Impl { ty, .. } => Some(ty.as_str()),
+                            _ => None,
+                        }
+                    });
+                    self.arm_failure_facts(b, value, pattern, earlier, self_ty);
                 }
                 if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                     self.taken_callable_fact(b, fi, &g, (s.path.clone(), s.line));

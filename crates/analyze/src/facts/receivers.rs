@@ -390,6 +390,16 @@ impl Analyzer {
     /// `Type::f(..)`): the called name, whether a field of the result is
     /// taken (`f(..).0`), and the fn when the crate has one of that name.
     pub(super) fn called_fn(&self, receiver: &str) -> (String, bool, Option<usize>) {
+        self.called_fn_on(receiver, None)
+    }
+
+    /// [`Self::called_fn`] in a method of `self_ty`: `self.f(..)` is that
+    /// type's `f` before any namesake.
+    pub(super) fn called_fn_on(
+        &self,
+        receiver: &str,
+        self_ty: Option<&str>,
+    ) -> (String, bool, Option<usize>) {
         // The last call in the receiver.
         let head = receiver.trim_end_matches(|c: char| c == '.' || c.is_ascii_digit());
         let callee: String = {
@@ -437,6 +447,11 @@ impl Analyzer {
             .and_then(|q| q.rsplit([':', ' ', '(', '.', '!', '&']).next())
             .unwrap_or("")
             .to_string();
+        let on_self = head.trim_start().starts_with(&format!("self.{callee}("));
+        let qualifier = match self_ty {
+            Some(ty) if qualifier.is_empty() && on_self => last_segment_of(ty),
+            _ => qualifier,
+        };
         let candidates: Vec<(usize, &FnDef)> = self
             .namesakes(&callee)
             .into_iter()
@@ -445,7 +460,10 @@ impl Analyzer {
             .collect();
         let local = candidates
             .iter()
-            .find(|(_, f)| matches!(&f.owner, Owner::Impl { ty, .. } if *ty == qualifier))
+            .find(|(_, f)| {
+                matches!(&f.owner, Owner::Impl { ty, .. }
+                    if *ty == qualifier || last_segment_of(ty) == qualifier)
+            })
             .or_else(|| candidates.first())
             .map(|(i, _)| *i);
         (callee, field_access, local)
@@ -508,11 +526,12 @@ impl Analyzer {
         value: &str,
         pattern: &str,
         earlier: &[String],
+        self_ty: Option<&str>,
     ) {
         if !value.trim_end().ends_with(')') || b.seen(&format!("armfail:{value}")) {
             return;
         }
-        let (_, field_access, Some(fi)) = self.called_fn(value) else {
+        let (_, field_access, Some(fi)) = self.called_fn_on(value, self_ty) else {
             return;
         };
         let Some(failing) = Failing::of_arm(&self.symbols.fns[fi].signature, pattern, earlier)
