@@ -335,7 +335,10 @@ fn a_fn_inside_a_fn_is_called_only_from_it() {
     let item = texts(&a, FactKind::Item);
     assert!(any(&item, "`Codec::decode_into::inner`"), "{item:?}");
     assert!(
-        any(&item, "is declared inside `Codec::decode_into`, a default (provided) method of the trait `Codec`"),
+        any(
+            &item,
+            "is declared inside `Codec::decode_into`, a default method of the trait `Codec`"
+        ),
         "{item:?}"
     );
     let callers = texts(&a, FactKind::Caller);

@@ -329,7 +329,7 @@ impl Analyzer {
                     let o = &self.symbols.fns[*outer];
                     let what = match &o.owner {
                         Owner::TraitDefault(t) => format!(
-                            ", a default (provided) method of the trait `{t}` that every implementer inherits unless it overrides it"
+                            ", a default method of the trait `{t}` (a provided method, which every implementer inherits unless it overrides it)"
                         ),
                         Owner::Impl { of_trait: Some(t), ty } => {
                             format!(", the impl of the trait `{t}` for `{ty}`")
