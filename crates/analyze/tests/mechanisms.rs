@@ -334,13 +334,15 @@ fn a_fn_inside_a_fn_is_called_only_from_it() {
     let a = analyze(&an, &e, an.facts(&e), None, "");
     let item = texts(&a, FactKind::Item);
     assert!(any(&item, "`Codec::decode_into::inner`"), "{item:?}");
+    let m = texts(&a, FactKind::Mechanism);
     assert!(
         any(
-            &item,
+            &m,
             "is declared inside `Codec::decode_into`, a default method of the trait `Codec`"
         ),
-        "{item:?}"
+        "{m:?}"
     );
+    assert!(page(&a).contains("a default method of the trait `Codec`"));
     let callers = texts(&a, FactKind::Caller);
     assert!(any(&callers, "decode_into"), "{callers:?}");
     assert!(!page(&a).contains("encode_all"), "{}", page(&a));

@@ -337,7 +337,7 @@ impl Analyzer {
                         _ => String::new(),
                     };
                     b.push(
-                        FactKind::Item,
+                        FactKind::Mechanism,
                         format!(
                             "`{}` is declared inside `{name}`{what}: only `{name}` calls it.",
                             f.name
