@@ -622,27 +622,8 @@ impl<'a> Writer<'a> {
 /// The parameter names of a fn signature (`fn f(a: u8, mut b: &[T])` →
 /// `a`, `b`); `self` is not one.
 fn params_of(signature: &str) -> Vec<String> {
-    let Some((_, rest)) = signature.split_once('(') else {
-        return Vec::new();
-    };
-    let mut depth = 0i32;
-    let mut out = Vec::new();
-    let mut current = String::new();
-    for ch in rest.chars() {
-        match ch {
-            '(' | '<' | '[' => depth += 1,
-            ')' | '>' | ']' if depth == 0 => break,
-            ')' | '>' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut current));
-                continue;
-            }
-            _ => {}
-        }
-        current.push(ch);
-    }
-    out.push(current);
-    out.iter()
+    crate::syntax::parameters(signature)
+        .iter()
         .filter_map(|p| p.split_once(':').map(|(n, _)| n.trim()))
         .map(|n| n.trim_start_matches("mut ").trim().to_string())
         .filter(|n| !n.is_empty() && n != "self" && n != "&self" && n != "&mut self")

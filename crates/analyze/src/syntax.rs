@@ -68,6 +68,38 @@ pub struct FnDef {
     pub nested_in: Option<(usize, String)>,
 }
 
+/// The parameters of a fn signature as written (`&self`, `key: K`,
+/// `f: fn(u8) -> u8`), split at the list's own commas (not those inside
+/// `<..>`, `(..)` or `[..]`), each trimmed.
+pub fn parameters(signature: &str) -> Vec<String> {
+    let Some((_, rest)) = signature.split_once('(') else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    let mut prev = ' ';
+    for c in rest.chars() {
+        match c {
+            // (`->` of a fn type closes nothing.)
+            '>' if prev == '-' => {}
+            ')' | '>' | ']' if depth == 0 => break,
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur).trim().to_string());
+                continue;
+            }
+            _ => {}
+        }
+        prev = c;
+        cur.push(c);
+    }
+    out.push(cur.trim().to_string());
+    out.retain(|p| !p.is_empty());
+    out
+}
+
 impl FnDef {
     /// `Type::name`, `Trait::name` or `name`.
     pub fn qualified(&self) -> String {
@@ -1459,6 +1491,15 @@ fn squash(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn parameters_split_at_the_lists_own_commas() {
+        assert_eq!(
+            parameters("fn f(&self, m: HashMap<K, V>, g: fn(u8) -> u8) -> Option<(A, B)>"),
+            vec!["&self", "m: HashMap<K, V>", "g: fn(u8) -> u8"]
+        );
+        assert!(parameters("fn f()").is_empty());
+    }
 
     fn file(text: &str) -> SourceFile {
         SourceFile {

@@ -306,11 +306,20 @@ pub fn list_joined(t: &Template, sep: &str) -> Template {
     if !t.literals().any(|s| s.contains(LIST_SEP)) {
         return t.clone();
     }
+    map_pieces(t, |s| s.replace(LIST_SEP, sep), Hole::clone)
+}
+
+/// `t` with each literal and each hole mapped.
+fn map_pieces(
+    t: &Template,
+    lit: impl Fn(&str) -> String,
+    hole: impl Fn(&Hole) -> Hole,
+) -> Template {
     let mut out = Template::new();
     for p in t.pieces() {
         match p {
-            Piece::Lit(s) => out.push_lit(&s.replace(LIST_SEP, sep)),
-            Piece::Hole(h) => out.push_hole(h.clone()),
+            Piece::Lit(s) => out.push_lit(&lit(s)),
+            Piece::Hole(h) => out.push_hole(hole(h)),
         }
     }
     out
@@ -320,27 +329,20 @@ pub fn list_joined(t: &Template, sep: &str) -> Template {
 /// repr(x)`) prints what `{x!r}` prints: a quoted string, a number, a
 /// bracketed value — so its hole is given `!r`.
 fn repr_calls(t: &Template) -> Template {
-    let mut out = Template::new();
-    for p in t.pieces() {
-        match p {
-            Piece::Lit(s) => out.push_lit(s),
-            Piece::Hole(h) => {
-                let inner = h
-                    .arg
-                    .strip_prefix("repr(")
-                    .and_then(|r| r.strip_suffix(')'))
-                    .filter(|i| balanced(i) && (h.spec.is_empty() || h.spec == "!s"));
-                out.push_hole(match inner {
-                    Some(i) => Hole {
-                        arg: i.trim().to_string(),
-                        spec: "!r".into(),
-                    },
-                    None => h.clone(),
-                });
-            }
+    map_pieces(t, str::to_string, |h| {
+        let inner = h
+            .arg
+            .strip_prefix("repr(")
+            .and_then(|r| r.strip_suffix(')'))
+            .filter(|i| balanced(i) && (h.spec.is_empty() || h.spec == "!s"));
+        match inner {
+            Some(i) => Hole {
+                arg: i.trim().to_string(),
+                spec: "!r".into(),
+            },
+            None => h.clone(),
         }
-    }
-    out
+    })
 }
 
 /// Whether every bracket of an expression closes within it (so that

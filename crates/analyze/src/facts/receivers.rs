@@ -1168,7 +1168,7 @@ impl Analyzer {
 /// How a method is called on a value (`.left()`, `.get(…)`); none for a
 /// fn without `self`.
 fn method_call(f: &FnDef) -> Option<String> {
-    let params = top_level_params(f.signature.split_once('(')?.1);
+    let params = syntax::parameters(&f.signature);
     let mut parts = params.iter().map(String::as_str);
     let first = parts.next()?;
     if !first
@@ -1183,35 +1183,6 @@ fn method_call(f: &FnDef) -> Option<String> {
         return None;
     }
     Some(format!(".{}({})", f.name, arg_names(parts).join(", ")))
-}
-
-/// The parameters of a list that starts after its `(`, split at its own
-/// commas (not those inside `<..>`, `(..)` or `[..]`) up to its `)`, each
-/// trimmed.
-fn top_level_params(params: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut cur = String::new();
-    let mut prev = ' ';
-    for c in params.chars() {
-        match c {
-            ')' if depth == 0 => break,
-            '<' | '(' | '[' => depth += 1,
-            // (`->` of a fn type closes nothing.)
-            '>' if prev == '-' => {}
-            '>' | ')' | ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut cur).trim().to_string());
-                continue;
-            }
-            _ => {}
-        }
-        prev = c;
-        cur.push(c);
-    }
-    out.push(cur.trim().to_string());
-    out.retain(|p| !p.is_empty());
-    out
 }
 
 /// The names of a fn's parameters as a call passes them (`key`, `new_cap`;

@@ -45,6 +45,10 @@ pub struct Logged {
 
 struct Patterns {
     frame: Regex,
+    /// A frame's head anywhere in a line (a flattened traceback).
+    inline_frame: Regex,
+    /// An exception's `Type: ` anywhere in a line, after a space.
+    inline_exception: Regex,
     ipython_frame: Regex,
     old_ipython_frame: Regex,
     pytest_at: Regex,
@@ -61,6 +65,11 @@ struct Patterns {
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
     P.get_or_init(|| Patterns {
+        inline_frame: Regex::new(r#"File "[^"]+", line \d+, in [\w<>.]+"#).expect("valid regex"),
+        inline_exception: Regex::new(
+            r"\s(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault): ",
+        )
+        .expect("valid regex"),
         frame: Regex::new(r#"^\s*File "(?P<path>[^"]+)", line (?P<line>\d+)(?:, in (?P<func>.+))?\s*$"#)
             .expect("valid regex"),
         ipython_frame: Regex::new(r"^\s*File (?P<path>\S.*?\.pyx?):(?P<line>\d+)(?:, in (?P<func>.+))?\s*$")
@@ -103,14 +112,7 @@ fn patterns() -> &'static Patterns {
 /// the exception on one line) or a console wrapped a frame's path over
 /// two lines (`File "…\site-pack` / `ages\pkg\main.py", line 176, in f`).
 pub fn repair(lines: Vec<String>) -> Vec<String> {
-    static FRAME: OnceLock<Regex> = OnceLock::new();
-    static EXCEPTION: OnceLock<Regex> = OnceLock::new();
-    let frame = FRAME
-        .get_or_init(|| Regex::new(r#"File "[^"]+", line \d+, in [\w<>.]+"#).expect("valid regex"));
-    let exception = EXCEPTION.get_or_init(|| {
-        Regex::new(r"\s(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt|Fault): ")
-            .expect("valid regex")
-    });
+    let (frame, exception) = (&patterns().inline_frame, &patterns().inline_exception);
     let mut out: Vec<String> = Vec::with_capacity(lines.len());
     let mut it = lines.into_iter().peekable();
     while let Some(line) = it.next() {
