@@ -266,34 +266,53 @@ fn format_literal(text: &str) -> Template {
     t
 }
 
-/// Literal characters a template's first line needs to stand alone.
+/// Literal characters a template's first lines need to stand alone.
 const MIN_FIRST_LINE: usize = 16;
 
-/// The first line of a template whose text goes on over further lines
-/// (`"Working outside of application context.\n\nThis typically…"`),
-/// when it says enough alone: [`MIN_FIRST_LINE`] literal characters, two
-/// words or more.
-pub(crate) fn first_line(t: &Template) -> Option<Template> {
+/// Prefixes of whole lines a template of several lines stands as, at most.
+const MAX_LINE_PREFIXES: usize = 4;
+
+/// The prefixes of whole lines of a template whose text goes on over
+/// further lines (`"Working outside of application context.\n\nThis
+/// typically…"`): a message of several lines is often pasted cut at a line
+/// break (Python's `Type: message` line prints only the first; a user
+/// copies the first lines of a long one). Each prefix says enough alone:
+/// [`MIN_FIRST_LINE`] literal characters, two words or more; the first
+/// [`MAX_LINE_PREFIXES`] of them, shortest first.
+pub(crate) fn line_prefixes(t: &Template) -> Vec<Template> {
+    let mut out: Vec<Template> = Vec::new();
     let mut head = Template::new();
     let pieces = t.pieces();
     for (i, p) in pieces.iter().enumerate() {
         match p {
             Piece::Hole(h) => head.push_hole(h.clone()),
             Piece::Lit(s) => {
-                let Some((line, rest)) = s.split_once('\n') else {
-                    head.push_lit(s);
-                    continue;
-                };
-                head.push_lit(line.trim_end());
-                let goes_on = !rest.trim().is_empty() || pieces.len() > i + 1;
-                let text: String = head.literals().collect();
-                let says = text.trim().chars().count() >= MIN_FIRST_LINE
-                    && crate::pattern::words(&text).count() >= 2;
-                return (goes_on && says).then_some(head);
+                let mut rest = s.as_str();
+                while let Some((line, after)) = rest.split_once('\n') {
+                    let mut cut = head.clone();
+                    cut.push_lit(line.trim_end());
+                    head.push_lit(line);
+                    head.push_lit("\n");
+                    rest = after;
+                    let goes_on = !rest.trim().is_empty() || pieces.len() > i + 1;
+                    let text: String = cut.literals().collect();
+                    let says = text.trim().chars().count() >= MIN_FIRST_LINE
+                        && crate::pattern::words(&text).count() >= 2;
+                    let new = out
+                        .last()
+                        .is_none_or(|l| l.to_string().trim_end() != cut.to_string().trim_end());
+                    if goes_on && says && new {
+                        out.push(cut);
+                        if out.len() == MAX_LINE_PREFIXES {
+                            return out;
+                        }
+                    }
+                }
+                head.push_lit(rest);
             }
         }
     }
-    None
+    out
 }
 
 /// Crate names, each numbered once in order of first sight.
@@ -450,18 +469,27 @@ impl Index {
         let mut entries = Vec::with_capacity(errors.len());
         let mut filed: Vec<(u32, u32)> = Vec::with_capacity(errors.len());
         let mut filed_literals = Vec::new();
-        // A message of several lines is often pasted by its first line
-        // alone (Python's `Type: message` line prints no more): each such
-        // template also stands as its first line, an entry of its own
-        // that no location names (the whole template stands there).
+        // A message of several lines is often pasted cut at a line break
+        // (Python's `Type: message` line prints only the first): each such
+        // template also stands as its prefixes of whole lines, entries of
+        // their own that no location names (the whole template stands
+        // there).
         let mut errors = errors
             .into_iter()
             .flat_map(|e| {
-                let head = first_line(&e.template).map(|template| MatchEntry {
-                    template,
-                    ..e.clone()
-                });
-                std::iter::once((e, false)).chain(head.map(|h| (h, true)))
+                let heads: Vec<(MatchEntry, bool)> = line_prefixes(&e.template)
+                    .into_iter()
+                    .map(|template| {
+                        (
+                            MatchEntry {
+                                template,
+                                ..e.clone()
+                            },
+                            true,
+                        )
+                    })
+                    .collect();
+                std::iter::once((e, false)).chain(heads)
             })
             .peekable();
         let mut literals_left = literals.iter().zip(templates).enumerate().peekable();

@@ -443,15 +443,53 @@ fn the_first_line_of_a_message_of_several_lines_finds_it() {
 }
 
 #[test]
-fn a_first_line_stands_alone_when_it_says_enough() {
-    use crate::index::first_line;
+fn a_template_of_several_lines_stands_as_its_prefixes_of_whole_lines() {
+    use crate::index::line_prefixes;
     let t = |s: &str| Template::literal(s);
-    let head = first_line(&t("Working outside of application context.\n\nThis means…")).unwrap();
-    assert_eq!(head.to_string(), "Working outside of application context.");
+    let texts =
+        |s: &str| -> Vec<String> { line_prefixes(&t(s)).iter().map(|p| p.to_string()).collect() };
+    assert_eq!(
+        texts("Working outside of application context.\n\nThis means…"),
+        ["Working outside of application context."]
+    );
+    assert_eq!(
+        texts("module has no attribute x.\nIt was an alias, use y.\n\nSee the notes."),
+        [
+            "module has no attribute x.",
+            "module has no attribute x.\nIt was an alias, use y."
+        ]
+    );
     // Too short, one line, or nothing after it.
-    assert!(first_line(&t("Error:\nmore text here")).is_none());
-    assert!(first_line(&t("one line of text that is long")).is_none());
-    assert!(first_line(&t("a line of text that is long\n  ")).is_none());
+    assert!(texts("Error:\nmore text here").is_empty());
+    assert!(texts("one line of text that is long").is_empty());
+    assert!(texts("a line of text that is long\n  ").is_empty());
+}
+
+#[test]
+fn a_message_of_several_lines_pasted_cut_at_a_line_break_finds_it() {
+    // numpy's `__former_attrs__` message, its last lines not pasted: the
+    // hole before the cut takes the rest of the text.
+    let numpy = "module 'numpy' has no attribute '{}'.\n`np.{}` was a deprecated alias for the builtin `{}`. Doing this is safe. {}\nThe aliases was originally deprecated in NumPy 1.20; for more details see the release note.";
+    let ix = index(
+        vec![
+            error("pypi:numpy", 1, Kind::ErrorDoc, numpy, 166),
+            error(
+                "pypi:setuptools",
+                2,
+                Kind::Raise,
+                "{} has no attribute {}",
+                77,
+            ),
+        ],
+        &[],
+    );
+    let e = ix.explain(
+        "AttributeError: module 'numpy' has no attribute 'float'.\n`np.float` was a deprecated alias for the builtin `float`. Doing this is safe. If you wanted the numpy scalar type, use `np.float64` here.",
+    );
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:numpy", 166)
+    );
 }
 
 #[test]

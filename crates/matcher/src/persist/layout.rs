@@ -13,9 +13,9 @@
 /// The file's first bytes.
 pub(crate) const MAGIC: &[u8; 8] = b"ERRDEXIX";
 /// The layout's version: raised whenever the file changes shape, or
-/// what the index derives from the catalogue changes (5: each message of
-/// several lines also stands as its first line).
-pub(crate) const FORMAT: u32 = 5;
+/// what the index derives from the catalogue changes (6: each message of
+/// several lines also stands as its first prefixes of whole lines).
+pub(crate) const FORMAT: u32 = 6;
 /// Bytes of the fixed header.
 pub(crate) const HEADER: usize = 64;
 /// Bytes of body covered by one checksum.
