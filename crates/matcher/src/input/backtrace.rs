@@ -35,6 +35,7 @@ struct Patterns {
     at: Regex,
     numbered: Regex,
     inlined: Regex,
+    file_in: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -43,6 +44,7 @@ fn patterns() -> &'static Patterns {
         at: Regex::new(r"^\s+at (.+?:\d+(?::\d+)?)\s*$").expect("valid regex"),
         numbered: Regex::new(r"^\s*\d+:\s+(?:0x[0-9a-fA-F]+ - )?(\S.*?)\s*$").expect("valid regex"),
         inlined: Regex::new(r"^\s{4,}([A-Za-z_<][^\s]*::[^\s]*)\s*$").expect("valid regex"),
+        file_in: Regex::new(r#"^\s*File "(.+?:\d+(?::\d+)?)", in (\S.*)$"#).expect("valid regex"),
     })
 }
 
@@ -207,7 +209,51 @@ fn is_hook_symbol(symbol: &str) -> bool {
 }
 
 fn is_std_frame(symbol: &str, path: &str) -> bool {
-    path.starts_with("/rustc/") || path.contains("/lib/rustlib/src/rust/") || is_std_symbol(symbol)
+    path.starts_with("/rustc/")
+        || path.starts_with("rust:")
+        || path.contains("/lib/rustlib/src/rust/")
+        || is_std_symbol(symbol)
+}
+
+/// better-panic's backtrace, printed the way Python prints one: the
+/// header `Backtrace (most recent call last):`, then per frame `File
+/// "PATH:LINE", in SYMBOL` with the source line below it, outermost
+/// first. Reads it from line `*i` (the header) and returns its frames
+/// outside std, innermost first; `None` when line `*i` is not its header.
+pub fn take_outermost_first(lines: &[&str], i: &mut usize) -> Option<Vec<Frame>> {
+    if lines.get(*i)?.trim() != "Backtrace (most recent call last):" {
+        return None;
+    }
+    let file = patterns();
+    let mut frames = Vec::new();
+    let mut k = *i + 1;
+    while let Some(l) = lines.get(k) {
+        if let Some(c) = file.file_in.captures(l) {
+            let symbol = c[2].trim().to_string();
+            if let Some(loc) = location::parse(&c[1]) {
+                if !is_std_frame(&symbol, &loc.path) {
+                    frames.push(Frame {
+                        at: Some(loc),
+                        symbol: Some(symbol),
+                    });
+                }
+            }
+            k += 1;
+            // The frame's source line.
+            if lines.get(k).is_some_and(|n| {
+                !n.trim().is_empty()
+                    && !file.file_in.is_match(n)
+                    && n.len() - n.trim_start().len() > l.len() - l.trim_start().len()
+            }) {
+                k += 1;
+            }
+            continue;
+        }
+        break;
+    }
+    *i = k;
+    frames.reverse();
+    Some(frames)
 }
 
 #[cfg(test)]
@@ -228,6 +274,19 @@ mod tests {
             "serde_json"
         );
         assert_eq!(f[1].symbol.as_deref(), Some("app::main"));
+    }
+
+    #[test]
+    fn better_panics_frames_outermost_first() {
+        let text = "Backtrace (most recent call last):\n  File \"~/.cargo/registry/src/index.crates.io-6f17d22bba15001f/sdl2-0.36.0/src/sdl2/audio.rs:202\", in sdl2::audio::AudioSubsystem::open\n    Ok(AudioSpec::convert_from_ll(spec))\n  File \"~/.cargo/registry/src/index.crates.io-6f17d22bba15001f/sdl2-0.36.0/src/sdl2/audio.rs:721\", in sdl2::audio::AudioSpec::convert_from_ll\n    format: AudioFormat::from_ll(spec.format).unwrap(),\n  File \"rust:library/core/src/option.rs:935\", in core::option::Option<T>::unwrap\nafter";
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        let f = take_outermost_first(&lines, &mut i).unwrap();
+        assert_eq!(f.len(), 2);
+        assert_eq!(f[0].at.as_ref().unwrap().line, 721);
+        assert_eq!(f[1].at.as_ref().unwrap().line, 202);
+        assert_eq!(lines[i], "after");
+        assert!(take_outermost_first(&["Traceback (most recent call last):"], &mut 0).is_none());
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub struct RegistryCrate {
 struct Patterns {
     crate_dir: Regex,
     in_file_on_line: Regex,
+    debug_location: Regex,
 }
 
 fn patterns() -> &'static Patterns {
@@ -64,8 +65,15 @@ fn patterns() -> &'static Patterns {
         // `in file X on line N` (a hook's report), also quoted and after
         // the words that begin the sentence (human-panic's `Panic occurred
         // in file '/…/policy.rs' at line 95`).
-        in_file_on_line: Regex::new(r#"\bin file ['"`]?(.+?\.rs)['"`]?,? (?:on|at) line (\d+)"#)
-            .expect("valid regex"),
+        // color-backtrace's `in /…/lib.rs, line 31`, alone on its line.
+        in_file_on_line: Regex::new(
+            r#"(?:\bin file ['"`]?(.+?\.rs)['"`]?,? (?:on|at) line (\d+))|(?:^in (\S.*?\.rs), line (\d+))"#,
+        )
+        .expect("valid regex"),
+        debug_location: Regex::new(
+            r#"Location \{\s*file: "((?:[^"\\]|\\.)+)",\s*line: (\d+),\s*col(?:umn)?: (\d+),?\s*\}"#,
+        )
+        .expect("valid regex"),
     })
 }
 
@@ -126,10 +134,15 @@ pub fn alone(line: &str) -> Option<Location> {
     let t = line.trim().trim_end_matches('.');
     if let Some(c) = patterns().in_file_on_line.captures(t) {
         if c.get(0).is_some_and(|m| m.end() == t.len()) {
-            return Some(at(&c[1], c[2].parse().ok()?, None));
+            let (path, n) = match (c.get(1), c.get(2)) {
+                (Some(p), Some(n)) => (p.as_str(), n.as_str()),
+                _ => (c.get(3)?.as_str(), c.get(4)?.as_str()),
+            };
+            return Some(at(path, n.parse().ok()?, None));
         }
     }
-    let t = match t.split_once(": ") {
+    // After a label (`location: …`) or a hook's words (`panic at …`).
+    let t = match t.split_once(": ").or_else(|| t.split_once(" at ")) {
         Some((label, rest)) if is_label(label) => rest.trim(),
         _ => t,
     };
@@ -138,6 +151,16 @@ pub fn alone(line: &str) -> Option<Location> {
     }
     let loc = parse(t)?;
     loc.path.ends_with(".rs").then_some(loc)
+}
+
+/// The location std's `Location` prints with `{:?}` or `{:#?}` (a hook that
+/// logs its `PanicInfo`): `Location { file: "…", line: N, col: C }`, over
+/// one line or several; with the byte range of `text` it spans.
+pub fn debug_printed(text: &str) -> Option<(Location, std::ops::Range<usize>)> {
+    let c = patterns().debug_location.captures(text)?;
+    let path = c[1].replace("\\\\", "\\");
+    let loc = at(&path, c[2].parse().ok()?, c[3].parse().ok());
+    Some((loc, c.get(0)?.range()))
 }
 
 /// A word or two naming what follows (`location`, `panic location`).
@@ -255,6 +278,29 @@ mod tests {
             ("rslint_parser", 124)
         );
         assert!(alone("panic location: src/lib.rs:3:1").is_some());
+        // A hook's words before it; color-backtrace's spelling.
+        let l = alone("panic at /h/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/dlopen-rs-0.7.3/src/init.rs:233:6").unwrap();
+        assert_eq!(
+            (l.registry.unwrap().name.as_str(), l.line),
+            ("dlopen-rs", 233)
+        );
+        let l = alone("in /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/yeslogic-fontconfig-sys-6.0.0/src/lib.rs, line 31").unwrap();
+        assert_eq!(
+            (l.registry.unwrap().name.as_str(), l.line),
+            ("yeslogic-fontconfig-sys", 31)
+        );
+        assert!(alone("the run failed at src/lib.rs:3:1").is_none());
+        // std's `Location` printed with `{:#?}`.
+        let text = "    location: Location {\n        file: \"/h/.cargo/registry/src/github.com-1ecc6299db9ec823/librespot-playback-0.4.2/src/audio_backend/rodio.rs\",\n        line: 178,\n        col: 53,\n    },";
+        let (l, r) = debug_printed(text).unwrap();
+        assert_eq!(
+            (l.line, l.column, l.registry.unwrap().name.as_str()),
+            (178, Some(53), "librespot-playback")
+        );
+        assert!(text[r].ends_with('}'));
+        let (l, _) =
+            debug_printed(r#"Location { file: "src\\main.rs", line: 2, col: 5 }"#).unwrap();
+        assert_eq!(l.path, r"src\main.rs");
         assert!(alone("the file at: src/lib.rs:3:1").is_none());
     }
 }

@@ -4,7 +4,8 @@
 //! - tracing's fmt `TS LEVEL span{…}: target: msg` and its JSON lines
 //!   (`fields.message`, `target`, `filename`, `line_number`),
 //! - simplelog `HH:MM:SS [LEVEL] (tid) target: [file.rs:L] msg`,
-//! - `(target): msg` after the level (mdbook's logger), `[tool] LEVEL - msg`.
+//! - `(target): msg` after the level (mdbook's logger), `[tool] LEVEL - msg`,
+//! - simple_logger `TS LEVEL [target] msg`.
 
 use super::location::{self, Location};
 use regex::Regex;
@@ -67,6 +68,7 @@ fn pattern() -> &'static Regex {
             (?:\[\s*(?P<lb>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
               |(?P<level>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
             (?:\(\d+\)\s+)?
+            (?:\[(?P<bracket>[A-Za-z_*][^\]\s]*)\]\s+)?
             (?:\((?P<paren>[a-z_][\w]*(?:::\w+)*)\):?\s+)?
             (?:(?P<target>[a-z_][\w-]*(?:::\w+)*)(?:\{[^}]*\})?(?::|\])\s+)?
             (?:-\s+)?
@@ -86,6 +88,7 @@ pub fn parse(line: &str) -> Option<LogLine> {
     let target = c
         .name("target")
         .or_else(|| c.name("paren"))
+        .or_else(|| c.name("bracket"))
         .map(|t| t.as_str().to_string());
     let location = match (c.name("file"), c.name("line")) {
         (Some(f), Some(l)) => Some(location::at(f.as_str(), l.as_str().parse().ok()?, None)),
@@ -160,6 +163,8 @@ mod tests {
             ("2019-12-16 11:04:54 [ERROR] (mdbook::utils): Error: Chapter file not found, 404.zh.md", "Error: Chapter file not found, 404.zh.md", Some("mdbook::utils")),
             ("[cargo-make] INFO - cargo make 0.37.23", "cargo make 0.37.23", None),
             ("2025-08-03T20:22:14.447190Z ERROR ❌ error", "❌ error", None),
+            ("TRACE [dlopen_rs::debug] Add debugging information", "Add debugging information", Some("dlopen_rs::debug")),
+            ("2022-03-01T10:00:00.123Z WARN [hyper::proto] connection reset", "connection reset", Some("hyper::proto")),
         ] {
             assert_eq!(read(line), (text.to_string(), target.map(str::to_string)), "{line}");
         }

@@ -317,6 +317,31 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             }
             continue;
         }
+        // better-panic's backtrace, outermost frame first.
+        if let Some(frames) = backtrace::take_outermost_first(&lines, &mut i) {
+            let location = frames.iter().find_map(|f| f.at.clone());
+            out.push(Message {
+                location,
+                frames,
+                ..Message::new(String::new(), Origin::Location, report_depth)
+            });
+            continue;
+        }
+        // std's `Location` printed by a hook with `{:?}`/`{:#?}` (over
+        // several lines): the panic's place.
+        if line.contains("Location {") {
+            let window = lines[i..lines.len().min(i + 6)].join("\n");
+            if let Some((loc, span)) =
+                location::debug_printed(&window).filter(|(_, span)| span.start < line.len())
+            {
+                i += window[..span.end].matches('\n').count() + 1;
+                out.push(Message {
+                    location: Some(loc),
+                    ..Message::new(String::new(), Origin::Location, report_depth)
+                });
+                continue;
+            }
+        }
         // A location on a line of its own: the message's place, or (when a
         // report repeats it) nothing new.
         if let Some(loc) = location::alone(line) {
@@ -421,6 +446,14 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
             if k == 0 {
                 m.target = target.clone();
                 m.location = location.clone();
+            }
+            // A hook's log line naming the panic's place (`panic at …`).
+            if origin == Origin::Log && m.location.is_none() {
+                if let Some(place) = location::alone(&m.text) {
+                    m.location = Some(place);
+                    m.text.clear();
+                    m.origin = Origin::Location;
+                }
             }
             if origin == Origin::Bare && in_report.is_none() {
                 bare.push((i, m.text.clone()));
@@ -786,6 +819,29 @@ mod tests {
         let m = parse("Error: no config\n   0: app::load\n             at ./src/load.rs:3:5\n   1: app::main\n             at ./src/main.rs:9:1\n");
         assert_eq!(m[0].text, "no config");
         assert_eq!(m[0].frames.len(), 2);
+    }
+
+    #[test]
+    fn a_place_in_a_hooks_spelling_locates_the_report() {
+        let place = |text: &str| -> Option<(String, u32)> {
+            parse(text)
+                .into_iter()
+                .find_map(|m| m.location)
+                .map(|l| (l.registry.map(|r| r.name).unwrap_or_default(), l.line))
+        };
+        // color-backtrace's report.
+        let text = "The application panicked (crashed).\n  called `Result::unwrap()` on an `Err` value: CantOpen(DlOpen { desc: \"Dynamic loading not supported\" })\nin /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/yeslogic-fontconfig-sys-6.0.0/src/lib.rs, line 31\nthread: main";
+        assert_eq!(place(text), Some(("yeslogic-fontconfig-sys".into(), 31)));
+        // A log line from a panic hook.
+        let text = "INFO [dlopen_rs::init] Initialize an existing library\nERROR [app] panic at /h/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/dlopen-rs-0.7.3/src/init.rs:233:6";
+        assert_eq!(place(text), Some(("dlopen-rs".into(), 233)));
+        // A hook's `{:#?}` of the `PanicInfo`: its fields are not messages.
+        let text = "Got a panic: PanicInfo {\n    payload: Any { .. },\n    location: Location {\n        file: \"/h/.cargo/registry/src/github.com-1ecc6299db9ec823/librespot-playback-0.4.2/src/audio_backend/rodio.rs\",\n        line: 178,\n        col: 53,\n    },\n    can_unwind: true,\n}";
+        assert_eq!(place(text), Some(("librespot-playback".into(), 178)));
+        assert!(parse(text).iter().all(|m| !m.text.contains("line: 178")));
+        // better-panic's backtrace: the innermost frame outside std.
+        let text = "Backtrace (most recent call last):\n  File \"~/.cargo/registry/src/index.crates.io-6f17d22bba15001f/sdl2-0.36.0/src/sdl2/audio.rs:202\", in sdl2::audio::AudioSubsystem::open\n    Ok(AudioSpec::convert_from_ll(spec))\n  File \"~/.cargo/registry/src/index.crates.io-6f17d22bba15001f/sdl2-0.36.0/src/sdl2/audio.rs:721\", in sdl2::audio::AudioSpec::convert_from_ll\n    format: AudioFormat::from_ll(spec.format).unwrap(),\n  File \"rust:library/core/src/option.rs:935\", in core::option::Option<T>::unwrap";
+        assert_eq!(place(text), Some(("sdl2".into(), 721)));
     }
 
     #[test]
