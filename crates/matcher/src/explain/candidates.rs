@@ -229,6 +229,9 @@ impl Query<'_> {
         } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
             roots.push(top);
             self.explain_holes(mi, top, &mut out, 1);
+        } else if let Some(k) = self.explain_debug_strings(mi, &m.text) {
+            roots.push(out.len());
+            out.push(k);
         }
         // A string inside a printed value is a message of its own, even where
         // no template gave it a hole (a hand-written `Debug`, a field the
@@ -275,6 +278,22 @@ impl Query<'_> {
             matches: out,
             answer,
         }
+    }
+
+    /// A value printed with `{:?}` that no template explains as a whole
+    /// (an error chain's `Debug`: `Transport(reqwest::Error { kind:
+    /// Request, source: ConnectError("dns error", Os { .. }) })`) holds its
+    /// messages as strings: the one a template prints whole, best first.
+    fn explain_debug_strings(&self, mi: usize, text: &str) -> Option<Match> {
+        if !(text.contains("(\"") || text.contains(": \"")) {
+            return None;
+        }
+        quoted_strings(text)
+            .into_iter()
+            .take(MAX_STRINGS)
+            .filter_map(|s| self.explain_value(mi, &s, None))
+            .filter(|k| k.evidence.contains(&Evidence::Template))
+            .max_by(|a, b| a.score.total_cmp(&b.score))
     }
 
     /// A report's reason line, where a multi-line template of some crate

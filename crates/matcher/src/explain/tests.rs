@@ -514,3 +514,24 @@ fn a_one_line_template_whose_hole_took_other_lines_leads_nothing() {
     );
     assert_eq!(e.matches[0].line, 21);
 }
+
+#[test]
+fn the_strings_of_an_error_chain_printed_with_debug_are_its_messages() {
+    // reqwest's error as `{:?}` (hyper-util 0.1.16's `ConnectError::new("dns
+    // error", e)`): nothing prints the whole text, a site prints a string in it.
+    let ix = index(
+        vec![
+            error("crate:hyper-util", 1, Kind::ErrorNew, "dns error", 669),
+            error("crate:tonic", 2, Kind::ErrorNew, "{}", 10),
+        ],
+        &[],
+    );
+    let e = ix.explain("Request failed with error: Transport(reqwest::Error { kind: Request, url: \"https://app.example.dev/ai\", source: hyper_util::client::legacy::Error(Connect, ConnectError(\"dns error\", Os { code: 11001, kind: Uncategorized, message: \"No such host is known.\" })) })");
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("crate:hyper-util", 669)
+    );
+    // A sentence quoting a word no template prints whole names nothing.
+    let e = ix.explain("could not read \"settings\" (\"x y\")");
+    assert!(e.matches.is_empty());
+}
