@@ -443,22 +443,25 @@ impl<'a> Walker<'a> {
     /// added only sometimes (under an `if` or in a loop the binding is not
     /// in).
     fn grow_binding(&mut self, name: &str, part_node: Node<'a>, part: Message) -> Option<()> {
-        let bound = &self.binding(name)?.blocks;
-        let sometimes = self.blocks(part_node).iter().any(|b| !bound.contains(b));
-        if !sometimes {
-            self.use_strings(part_node);
-        }
+        // Every binding that may hold the message there grows.
+        let live = self.live_bindings(name, part_node);
+        let here = self.blocks(part_node);
         let hole = self.hole_for(part_node);
-        let b = self
-            .bindings_mut()?
-            .iter_mut()
-            .rev()
-            .find(|b| b.name == name)?;
-        if sometimes {
-            b.template.append(&hole);
-        } else {
-            b.template.append(&part.template);
-            b.approx |= part.approx;
+        let mut used = false;
+        let bindings = self.bindings_mut()?;
+        for i in live {
+            let b = &mut bindings[i];
+            let sometimes = here.iter().any(|x| !b.blocks.contains(x));
+            if sometimes {
+                b.template.append(&hole);
+            } else {
+                b.template.append(&part.template);
+                b.approx |= part.approx;
+                used = true;
+            }
+        }
+        if used {
+            self.use_strings(part_node);
         }
         Some(())
     }

@@ -155,7 +155,7 @@ impl<'a> Walker<'a> {
             "call" => self.call_value_message(n, depth),
             "identifier" => {
                 let name = self.text(n);
-                match self.binding(name) {
+                match self.binding_at(name, n) {
                     Some(b) => Message {
                         template: b.template.clone(),
                         from_line: Some(b.line),

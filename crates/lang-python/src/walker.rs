@@ -6,8 +6,13 @@ use crate::classes::ClassInfo;
 use crate::paths;
 use errdex_extract::{Candidate, Condition, FileExtraction};
 use errdex_model::{Evidence, EvidenceKind, Kind, Literal, Site, SourceFile, Template};
+use std::cell::RefCell;
 use std::collections::HashSet;
 use tree_sitter::Node;
+
+/// Messages a name may hold at one place, at most (`msg = "a"` in one
+/// branch, `msg = "b"` in another).
+const MAX_ALTERNATIVES: usize = 4;
 
 /// Deepest syntax nesting walked; deeper subtrees are left alone (no file
 /// a person writes nests this deep, and the walk recurses).
@@ -71,6 +76,12 @@ pub struct Walker<'a> {
     pub used: HashSet<usize>,
     /// Start bytes of call nodes already handled as part of a site.
     pub claimed: HashSet<usize>,
+    /// Names read while making a message that may hold one of several
+    /// bound messages there, with how many (see [`Walker::with_alternatives`]).
+    forks: RefCell<Vec<(String, usize)>>,
+    /// The alternative a name takes in the message being made (0, the
+    /// latest binding, unless set).
+    choice: Option<(String, usize)>,
     /// Free literals with their start bytes, filtered in [`Walker::finish`].
     literals: Vec<(usize, Literal)>,
     lines: u32,
@@ -98,6 +109,8 @@ impl<'a> Walker<'a> {
             exception_classes: HashSet::new(),
             used: HashSet::new(),
             claimed: HashSet::new(),
+            forks: RefCell::new(Vec::new()),
+            choice: None,
             literals: Vec::new(),
             lines: file.text.lines().count().max(1) as u32,
             depth: 0,
@@ -216,15 +229,22 @@ impl<'a> Walker<'a> {
             "function_definition" => self.visit_function(node),
             "string" | "concatenated_string" => self.record_literal(node),
             "raise_statement" => {
-                self.visit_raise(node);
+                self.with_alternatives(|w| w.visit_raise(node));
                 self.visit_children(node);
             }
             "assert_statement" => {
-                self.visit_assert(node);
+                self.with_alternatives(|w| w.visit_assert(node));
                 self.visit_children(node);
             }
             "call" => {
-                self.visit_call(node);
+                // (Each run claims the call it makes a site of.)
+                let claimed = self.claimed.contains(&node.start_byte());
+                self.with_alternatives(|w| {
+                    if !claimed {
+                        w.claimed.remove(&node.start_byte());
+                    }
+                    w.visit_call(node);
+                });
                 self.visit_children(node);
             }
             "assignment" | "augmented_assignment" => {
@@ -408,6 +428,82 @@ impl<'a> Walker<'a> {
     pub fn binding(&self, name: &str) -> Option<&Binding> {
         let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
         f.bindings.iter().rev().find(|b| b.name == name)
+    }
+
+    /// The bindings of `name` in the innermost function that may hold its
+    /// value at `at`, latest first (their indices): the latest, and before
+    /// it each earlier one until one whose blocks all enclose `at` (bound
+    /// on every path there). `if c: msg = "a"` / `else: msg = "b"` gives
+    /// both at a `raise` after them.
+    pub fn live_bindings(&self, name: &str, at: Node) -> Vec<usize> {
+        let Some(f) = self.frames.iter().rev().find(|f| f.class.is_none()) else {
+            return Vec::new();
+        };
+        let here = self.blocks(at);
+        let mut out = Vec::new();
+        for (i, b) in f.bindings.iter().enumerate().rev() {
+            if b.name != name {
+                continue;
+            }
+            out.push(i);
+            if b.blocks.iter().all(|x| here.contains(x)) || out.len() == MAX_ALTERNATIVES {
+                break;
+            }
+        }
+        out
+    }
+
+    /// The message `name` holds at `at`: the latest binding, or the one
+    /// [`Walker::with_alternatives`] chose. A name that may hold several
+    /// is noted.
+    pub fn binding_at(&self, name: &str, at: Node) -> Option<&Binding> {
+        let live = self.live_bindings(name, at);
+        if live.len() > 1 {
+            let mut forks = self.forks.borrow_mut();
+            if !forks.iter().any(|(n, _)| n == name) {
+                forks.push((name.to_string(), live.len()));
+            }
+        }
+        let k = match &self.choice {
+            Some((n, k)) if n == name => *k,
+            _ => 0,
+        };
+        let f = self.frames.iter().rev().find(|f| f.class.is_none())?;
+        f.bindings.get(*live.get(k)?)
+    }
+
+    /// Runs `visit` (which records the sites of one statement or call),
+    /// then again once for each other message a name its message read may
+    /// hold there (bound differently in sibling branches): one site per
+    /// message the code can print. Alternatives printing the same text
+    /// give one site.
+    pub fn with_alternatives(&mut self, mut visit: impl FnMut(&mut Self)) {
+        let before = self.out.candidates.len();
+        self.forks.borrow_mut().clear();
+        visit(self);
+        let forks = std::mem::take(&mut *self.forks.borrow_mut());
+        let Some((name, n)) = forks.into_iter().next() else {
+            return;
+        };
+        if self.out.candidates.len() == before {
+            return;
+        }
+        for k in 1..n {
+            self.choice = Some((name.clone(), k));
+            visit(self);
+        }
+        self.choice = None;
+        self.forks.borrow_mut().clear();
+        let mut seen = HashSet::new();
+        let mut i = before;
+        while i < self.out.candidates.len() {
+            let s = &self.out.candidates[i].site;
+            if seen.insert((s.template.clone(), s.line)) {
+                i += 1;
+            } else {
+                self.out.candidates.remove(i);
+            }
+        }
     }
 
     /// The compound statements and clauses (`if`, `elif`, `else`, loops,

@@ -578,6 +578,34 @@ fn a_list_of_parts_is_joined_by_what_join_says() {
                     .into()
             ),
             (Kind::Raise, 13, 15, "second always".into()),
+            (Kind::Raise, 11, 15, "first".into()),
+        ]
+    );
+}
+
+#[test]
+fn a_name_bound_in_sibling_branches_gives_a_site_per_message() {
+    // jinja2's `Parser._fail_ut_eof`: the list starts as one of two
+    // messages, every later part is added to either.
+    let text = "def fail_eof(self, name, looking):\n    if name is None:\n        message = [\"Unexpected end of template.\"]\n    else:\n        message = [f\"Encountered unknown tag {name!r}.\"]\n    if looking:\n        message.append(f\"Jinja was looking for: {looking}.\")\n    self.fail(\" \".join(message))\n\ndef g(n):\n    msg = \"small\"\n    if n > 9:\n        msg = \"large\"\n    raise ValueError(msg)\n\ndef h(n):\n    msg = \"small\"\n    msg = \"large\"\n    raise ValueError(msg)\n";
+    assert_eq!(
+        sites(text),
+        vec![
+            (
+                Kind::Raise,
+                5,
+                8,
+                "Encountered unknown tag {name|!r}.{f\"Jinja was looking for: {looking}.\"}".into()
+            ),
+            (
+                Kind::Raise,
+                3,
+                8,
+                "Unexpected end of template.{f\"Jinja was looking for: {looking}.\"}".into()
+            ),
+            (Kind::Raise, 13, 14, "large".into()),
+            (Kind::Raise, 11, 14, "small".into()),
+            (Kind::Raise, 18, 19, "large".into()),
         ]
     );
 }
