@@ -180,6 +180,15 @@ impl SourceLines for Db {
         let lines = self.catalog.excerpt(snapshot, path, line, line).ok()?;
         lines.into_iter().next().map(|(_, text)| text)
     }
+
+    fn find_line(&self, snapshot: i64, text: &str) -> Option<(String, u32)> {
+        let mut files = self.catalog.snapshot_files(snapshot).ok()?;
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        files.into_iter().find_map(|f| {
+            let n = f.text.lines().position(|l| l.trim() == text)?;
+            Some((f.path, u32::try_from(n + 1).ok()?))
+        })
+    }
 }
 
 /// The answer to pasted output, one shape for `errdex explain --json` and

@@ -20,6 +20,10 @@ pub trait SourceLines {
     /// Line `line` (from 1) of `path` in the snapshot whose row id is
     /// `snapshot`, when the file is stored.
     fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String>;
+
+    /// The first file of snapshot `snapshot` (path order) holding a line
+    /// that reads `text` once trimmed, with that line's number.
+    fn find_line(&self, snapshot: i64, text: &str) -> Option<(String, u32)>;
 }
 
 /// No file texts at hand: versions are told only by what the paste names.
@@ -27,6 +31,10 @@ pub struct NoSources;
 
 impl SourceLines for NoSources {
     fn line(&self, _: i64, _: &str, _: u32) -> Option<String> {
+        None
+    }
+
+    fn find_line(&self, _: i64, _: &str) -> Option<(String, u32)> {
         None
     }
 }
@@ -157,7 +165,7 @@ fn printed_versions(index: &Index, text: &str, files: &dyn SourceLines) -> Vec<(
 /// `pypi:` of its repo, in lower case, with `_` for `-` and `.` (both
 /// registries treat names so: `Jinja2-2.8.egg` is `pypi:jinja2` 2.8,
 /// `serde-json` is `serde_json`).
-fn package_key(repo: &str) -> String {
+pub(crate) fn package_key(repo: &str) -> String {
     let name = repo
         .strip_prefix("crate:")
         .or_else(|| repo.strip_prefix("pypi:"))

@@ -82,6 +82,33 @@ impl Query<'_> {
         }
     }
 
+    /// Where an exception whose traceback was cut to its last source
+    /// line was raised: the line of a file of the package its type's
+    /// module names that reads as printed (the newest version first).
+    fn raising_place(&self, m: &input::Message) -> Option<input::Location> {
+        let source = m.source_line.as_deref()?;
+        let package = m.target.as_deref()?.split('.').next()?;
+        let key = crate::versions::package_key(package);
+        let mut snapshots: Vec<(&(String, String), &i64)> = self
+            .snapshots
+            .iter()
+            .filter(|((repo, _), _)| {
+                repo.starts_with("pypi:") && crate::versions::package_key(repo) == key
+            })
+            .collect();
+        snapshots.sort_by(|a, b| b.1.cmp(a.1));
+        snapshots.into_iter().find_map(|(_, &id)| {
+            let (path, line) = self.files.find_line(id, source)?;
+            Some(input::Location {
+                package: Some(path.clone()),
+                path,
+                line,
+                column: None,
+                registry: None,
+            })
+        })
+    }
+
     /// The answer to the paste `text`.
     pub(super) fn answer(&self, text: &str) -> Explanation {
         let mut messages = input::parse(text);
@@ -89,6 +116,9 @@ impl Query<'_> {
         for (mi, m) in messages.iter_mut().enumerate() {
             if matches!(m.origin, input::Origin::Exception | input::Origin::Cause) {
                 self.find_packages(m);
+            }
+            if m.location.is_none() {
+                m.location = self.raising_place(m);
             }
             m.std = stdtext::recognise(&m.text).or_else(|| {
                 // A panic located in code that is not indexed: the user's

@@ -214,6 +214,7 @@ impl Index {
         Query {
             index: self,
             versions: Versions::named_in(self, text, files),
+            files,
         }
         .answer(text)
     }
@@ -225,6 +226,8 @@ struct Query<'i> {
     index: &'i Index,
     /// The indexed crate versions the paste names.
     versions: Versions,
+    /// The indexed files' lines.
+    files: &'i dyn SourceLines,
 }
 
 impl std::ops::Deref for Query<'_> {

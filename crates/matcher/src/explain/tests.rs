@@ -535,3 +535,47 @@ fn the_strings_of_an_error_chain_printed_with_debug_are_its_messages() {
     let e = ix.explain("could not read \"settings\" (\"x y\")");
     assert!(e.matches.is_empty());
 }
+
+#[test]
+fn a_traceback_cut_to_its_last_source_line_is_placed_by_that_line() {
+    // requests 2.31.0 re-raises json's error with its fields: the message
+    // is json's text, the printed `raise` line is requests' (models.py:975).
+    struct Files;
+    impl crate::versions::SourceLines for Files {
+        fn line(&self, _: i64, _: &str, _: u32) -> Option<String> {
+            None
+        }
+        fn find_line(&self, snapshot: i64, text: &str) -> Option<(String, u32)> {
+            (snapshot == 1 && text == "raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)")
+                .then(|| ("requests/models.py".to_string(), 975))
+        }
+    }
+    let mut requests = error("pypi:requests", 1, Kind::Raise, "{}", 975);
+    requests.sites[0].path = "requests/models.py".into();
+    let mut toml = error(
+        "pypi:pip",
+        2,
+        Kind::Raise,
+        "Expecting value: line {} column {} (char {})",
+        56,
+    );
+    toml.sites[0].path = "pip/_vendor/toml/decoder.py".into();
+    let ix = index(vec![requests, toml], &[]);
+    let paste = "  raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)\nrequests.exceptions.JSONDecodeError: Expecting value: line 1 column 1 (char 0)";
+    let e = ix.explain_with(paste, &Files);
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:requests", 975)
+    );
+    // Under its frame line the source line is the frame's, not a place.
+    let lines = [
+        "  File \"/x/site-packages/requests/models.py\", line 975, in json",
+        "    raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)",
+        "requests.exceptions.JSONDecodeError: Expecting value",
+    ];
+    assert_eq!(crate::input::python::raising_line(&lines, 2), None);
+    assert_eq!(
+        crate::input::python::raising_line(&lines[1..], 1).as_deref(),
+        Some("raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)")
+    );
+}

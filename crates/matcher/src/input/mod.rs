@@ -93,6 +93,11 @@ pub struct Message {
     /// reason too.
     #[serde(skip)]
     pub report: Option<String>,
+    /// The source line printed just above a Python exception whose frame
+    /// line was not pasted (a traceback cut to its last lines): the line
+    /// that raised it, as its file holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<String>,
 }
 
 impl Message {
@@ -108,6 +113,7 @@ impl Message {
             level: None,
             target: None,
             report: None,
+            source_line: None,
         }
     }
 }
@@ -645,7 +651,9 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
                 location: None,
                 frames: Vec::new(),
             };
+            let first = out.len();
             push_exception(out, e, Origin::Exception, 0);
+            out[first].source_line = python::raising_line(lines, *i);
             *i = k;
             return true;
         }

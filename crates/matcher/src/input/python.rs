@@ -250,6 +250,28 @@ pub fn is_chain_line(line: &str) -> bool {
         || t.starts_with("The above exception was the direct cause")
 }
 
+/// The source line printed above the exception line at `i` (under
+/// 3.11's `^^^^` markers, if any) when no frame line names its place: a
+/// traceback pasted from its last frame's source line on.
+pub fn raising_line(lines: &[&str], i: usize) -> Option<String> {
+    let mut k = i.checked_sub(1)?;
+    let is_markers = |l: &str| {
+        let t = l.trim();
+        !t.is_empty() && t.chars().all(|c| matches!(c, '^' | '~' | ' '))
+    };
+    if is_markers(lines[k]) {
+        k = k.checked_sub(1)?;
+    }
+    let line = strip_margin(lines[k]);
+    let source = line.trim();
+    let printed = line.starts_with(char::is_whitespace)
+        && !source.is_empty()
+        && frame(line).is_none()
+        && !is_markers(line);
+    let framed = k.checked_sub(1).is_some_and(|f| frame(lines[f]).is_some());
+    (printed && !framed).then(|| source.to_string())
+}
+
 /// A frame line: the location, if it has one.
 fn frame(line: &str) -> Option<Option<Location>> {
     let p = patterns();
