@@ -364,10 +364,7 @@ impl Pattern {
     }
 
     /// Matches a part of `text`: the template's first literal anywhere, its
-    /// end anywhere after. A leading hole takes the word glued to the
-    /// literal's start (`{} Client Error` in `…: 401 Client Error`, the
-    /// status `401`), when its class admits it; a trailing hole takes
-    /// nothing.
+    /// end anywhere after. Leading and trailing holes take nothing.
     pub fn within(&self, text: &str) -> Option<Found> {
         let first = self.segs.iter().position(|s| matches!(s, Seg::Lit(_)))?;
         let Seg::Lit(lit) = &self.segs[first] else {
@@ -377,14 +374,9 @@ impl Pattern {
         for pos in occurrences(text, lit) {
             let mut caps = Vec::new();
             if let Some(end) = self.glob(first, text, pos, &mut caps, false, &mut budget) {
-                let word = text[..pos].rfind(char::is_whitespace).map_or(0, |i| i + 1);
-                let start = match self.segs.first() {
-                    Some(Seg::Hole(_, class)) if class.admits(&text[word..pos]) => word,
-                    _ => pos,
-                };
-                let mut all = vec![(start, pos); first];
+                let mut all = vec![(pos, pos); first];
                 all.extend(caps);
-                return Some(self.found(start, end, all));
+                return Some(self.found(pos, end, all));
             }
             if budget == 0 {
                 break;
@@ -759,13 +751,6 @@ pub(crate) mod tests {
             .within("Error: EOF while parsing a value at line 1 column 0")
             .unwrap();
         assert_eq!((f.start, f.end), (7, 32));
-        // A leading hole takes the word glued to the literal (the
-        // status huggingface_hub prints before `Client Error`).
-        let p = Pattern::new(&t(&["$s", " Client Error: not found"]), false);
-        let text = "RepositoryNotFoundError: 401 Client Error: not found (Request ID: 7)";
-        let f = p.within(text).unwrap();
-        assert_eq!(p.captures(&f, text)[0].value, "401");
-        assert_eq!(&text[f.start..f.end], "401 Client Error: not found");
     }
 
     #[test]
