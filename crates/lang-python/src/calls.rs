@@ -427,6 +427,7 @@ impl<'a> Walker<'a> {
         }
         let name = name.to_string();
         let blocks = self.blocks(node);
+        let exits = self.exits(node);
         if let Some(bindings) = self.bindings_mut() {
             bindings.push(Binding {
                 name,
@@ -434,6 +435,7 @@ impl<'a> Walker<'a> {
                 line,
                 approx: msg.approx,
                 blocks,
+                exits,
             });
         }
     }

@@ -53,6 +53,9 @@ pub struct Binding {
     /// its function: text added in a block it is not in (deeper, or a
     /// sibling branch) is added only sometimes.
     pub blocks: Vec<usize>,
+    /// Those of `blocks` that end in a `raise` or `return`: past them the
+    /// binding no longer holds (the code left instead of falling through).
+    pub exits: Vec<usize>,
 }
 
 /// The walker's state over one file.
@@ -445,6 +448,10 @@ impl<'a> Walker<'a> {
             if b.name != name {
                 continue;
             }
+            let left = b.exits.iter().any(|x| !here.contains(x));
+            if left {
+                continue;
+            }
             out.push(i);
             if b.blocks.iter().all(|x| here.contains(x)) || out.len() == MAX_ALTERNATIVES {
                 break;
@@ -528,6 +535,48 @@ impl<'a> Walker<'a> {
                     }
                 }
                 _ => {}
+            }
+            cur = p.parent();
+        }
+        out
+    }
+
+    /// Those of [`Walker::blocks`] of `node` whose body ends in a `raise`
+    /// or `return` (the code does not fall through past them).
+    pub fn exits(&self, node: Node) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut cur = node.parent();
+        while let Some(p) = cur {
+            if matches!(
+                p.kind(),
+                "function_definition" | "class_definition" | "module" | "lambda"
+            ) {
+                break;
+            }
+            let body = match p.kind() {
+                "if_statement" | "elif_clause" => p.child_by_field_name("consequence"),
+                "else_clause" | "except_clause" | "finally_clause" | "for_statement"
+                | "while_statement" | "with_statement" | "case_clause" => {
+                    p.child_by_field_name("body").or_else(|| {
+                        p.named_children(&mut p.walk())
+                            .find(|c| c.kind() == "block")
+                    })
+                }
+                _ => None,
+            };
+            let inside = body.is_some_and(|b| {
+                b.start_byte() <= node.start_byte() && node.end_byte() <= b.end_byte()
+            });
+            let leaves = body
+                .and_then(|b| {
+                    let mut c = b.walk();
+                    b.named_children(&mut c)
+                        .filter(|n| n.kind() != "comment")
+                        .last()
+                })
+                .is_some_and(|last| matches!(last.kind(), "raise_statement" | "return_statement"));
+            if inside && leaves {
+                out.push(p.start_byte());
             }
             cur = p.parent();
         }

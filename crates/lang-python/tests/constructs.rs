@@ -587,7 +587,7 @@ fn a_list_of_parts_is_joined_by_what_join_says() {
 fn a_name_bound_in_sibling_branches_gives_a_site_per_message() {
     // jinja2's `Parser._fail_ut_eof`: the list starts as one of two
     // messages, every later part is added to either.
-    let text = "def fail_eof(self, name, looking):\n    if name is None:\n        message = [\"Unexpected end of template.\"]\n    else:\n        message = [f\"Encountered unknown tag {name!r}.\"]\n    if looking:\n        message.append(f\"Jinja was looking for: {looking}.\")\n    self.fail(\" \".join(message))\n\ndef g(n):\n    msg = \"small\"\n    if n > 9:\n        msg = \"large\"\n    raise ValueError(msg)\n\ndef h(n):\n    msg = \"small\"\n    msg = \"large\"\n    raise ValueError(msg)\n";
+    let text = "def fail_eof(self, name, looking):\n    if name is None:\n        message = [\"Unexpected end of template.\"]\n    else:\n        message = [f\"Encountered unknown tag {name!r}.\"]\n    if looking:\n        message.append(f\"Jinja was looking for: {looking}.\")\n    self.fail(\" \".join(message))\n\ndef g(n):\n    msg = \"small\"\n    if n > 9:\n        msg = \"large\"\n    raise ValueError(msg)\n\ndef h(n):\n    msg = \"small\"\n    msg = \"large\"\n    raise ValueError(msg)\n\ndef k(r):\n    if r.code:\n        if r.code == 1:\n            msg = \"not found\"\n        else:\n            msg = \"gone\"\n        raise NotFound(msg)\n    if r.status == 401:\n        msg = \"unauthorized\"\n    raise NotFound(msg)\n";
     assert_eq!(
         sites(text),
         vec![
@@ -606,6 +606,11 @@ fn a_name_bound_in_sibling_branches_gives_a_site_per_message() {
             (Kind::Raise, 13, 14, "large".into()),
             (Kind::Raise, 11, 14, "small".into()),
             (Kind::Raise, 18, 19, "large".into()),
+            (Kind::Raise, 26, 27, "gone".into()),
+            (Kind::Raise, 24, 27, "not found".into()),
+            // The branches that raised are left: only the `if` that falls
+            // through binds the message here.
+            (Kind::Raise, 29, 30, "unauthorized".into()),
         ]
     );
 }

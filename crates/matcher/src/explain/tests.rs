@@ -574,6 +574,9 @@ fn a_traceback_cut_to_its_last_source_line_is_placed_by_that_line() {
         "requests.exceptions.JSONDecodeError: Expecting value",
     ];
     assert_eq!(crate::input::python::raising_line(&lines, 2), None);
+    // A mangled paste: a blank line between.
+    let e = ix.explain_with(&paste.replace('\n', "\n\n"), &Files);
+    assert_eq!(e.matches[0].line, 975);
     assert_eq!(
         crate::input::python::raising_line(&lines[1..], 1).as_deref(),
         Some("raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)")

@@ -251,14 +251,18 @@ pub fn is_chain_line(line: &str) -> bool {
 }
 
 /// The source line printed above the exception line at `i` (under
-/// 3.11's `^^^^` markers, if any) when no frame line names its place: a
-/// traceback pasted from its last frame's source line on.
+/// 3.11's `^^^^` markers, and a blank line a mangled paste put between,
+/// if any) when no frame line names its place: a traceback pasted from its
+/// last frame's source line on.
 pub fn raising_line(lines: &[&str], i: usize) -> Option<String> {
     let mut k = i.checked_sub(1)?;
     let is_markers = |l: &str| {
         let t = l.trim();
         !t.is_empty() && t.chars().all(|c| matches!(c, '^' | '~' | ' '))
     };
+    if lines[k].trim().is_empty() {
+        k = k.checked_sub(1)?;
+    }
     if is_markers(lines[k]) {
         k = k.checked_sub(1)?;
     }
