@@ -248,6 +248,7 @@ const RULES: &[&str] = &[
     include_str!("facts/receivers.rs"),
     include_str!("facts/constructors.rs"),
     include_str!("facts/evidence.rs"),
+    include_str!("facts/generated.rs"),
     include_str!("facts/docs.rs"),
     include_str!("facts/values.rs"),
     include_str!("facts/related.rs"),

@@ -347,3 +347,133 @@ fn a_fn_inside_a_fn_is_called_only_from_it() {
     assert!(any(&callers, "decode_into"), "{callers:?}");
     assert!(!page(&a).contains("encode_all"), "{}", page(&a));
 }
+
+/// Methods a `macro_rules!` invocation generates in `impl Trait for $T`
+/// (num-integer's `signed_roots!`, duration helpers on integers): the page
+/// names the trait method, the invocations' types, and writes `self` as
+/// the value the user calls the method on.
+const GENERATED: &str = r#"
+pub trait Roots: Sized {
+    fn sqrt(&self) -> Self;
+}
+
+/// The square root of `x`.
+pub fn sqrt<T: Roots>(x: T) -> T {
+    x.sqrt()
+}
+
+macro_rules! signed_roots {
+    ($T:ty, $U:ty) => {
+        impl Roots for $T {
+            fn sqrt(&self) -> Self {
+                assert!(*self >= 0, "no square root of a negative number");
+                (*self as $U as Self) / 2
+            }
+        }
+    };
+}
+
+signed_roots!(i8, u8);
+signed_roots!(i32, u32);
+signed_roots!(isize, usize);
+
+macro_rules! unsigned_roots {
+    ($T:ty) => {
+        impl Roots for $T {
+            fn sqrt(&self) -> Self {
+                *self / 2
+            }
+        }
+    };
+}
+
+unsigned_roots!(u8);
+unsigned_roots!(u32);
+
+pub trait AsTicks {
+    fn ticks(&self, per: u32) -> u64;
+}
+
+macro_rules! signed_ticks {
+    ($ty:ident) => {
+        impl AsTicks for $ty {
+            fn ticks(&self, per: u32) -> u64 {
+                assert!(!self.is_negative(), "negative tick count");
+                *self as u64 * per as u64
+            }
+        }
+    };
+}
+
+signed_ticks!(i16);
+signed_ticks!(i64);
+"#;
+
+#[test]
+fn macro_generated_method_named_as_the_user_calls_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "generated", &[("src/lib.rs", GENERATED)]);
+    let e = common::error_of(&c, "generated", "no square root of a negative number");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let item = texts(&a, FactKind::Item);
+    assert!(any(&item, "the public fn `Roots::sqrt`"), "{item:?}");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "`signed_roots!` implements the trait `Roots` for `i8`, `i32` and `isize`"
+        ),
+        "{m:?}"
+    );
+    // The unsigned impls are another macro's: not listed.
+    assert!(!any(&m, "`u8`"), "{m:?}");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(any(&alt, "`x.sqrt()` panics when `x < 0`"), "{alt:?}");
+    // The generic free fn calls it through its bound.
+    let callers = texts(&a, FactKind::Caller);
+    assert!(
+        any(
+            &callers,
+            "`sqrt` calls `x.sqrt` (resolved through the generic bound `x: T` with `T: Roots`)"
+        ),
+        "{callers:?}"
+    );
+    let page = page(&a);
+    assert!(!page.contains("$T"), "{page}");
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(
+        solutions.contains("Check `x >= 0` before calling `x.sqrt()`"),
+        "{solutions}"
+    );
+    let fix = a
+        .sections
+        .iter()
+        .find(|s| s.name == SectionName::ExampleFix)
+        .unwrap();
+    let code = fix.code.as_deref().unwrap_or("");
+    assert!(
+        code.contains("if x >= 0") && code.contains("x.sqrt()"),
+        "{code}"
+    );
+}
+
+#[test]
+fn macro_generated_method_with_an_ident_type_and_arguments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "generated", &[("src/lib.rs", GENERATED)]);
+    let e = common::error_of(&c, "generated", "negative tick count");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "`signed_ticks!` implements the trait `AsTicks` for `i16` and `i64`"
+        ) && any(&m, "`x.ticks(per)` on a value `x`"),
+        "{m:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(&alt, "`x.ticks(per)` panics when `x.is_negative()`"),
+        "{alt:?}"
+    );
+}

@@ -13,6 +13,7 @@ mod constructors;
 mod defaults;
 mod docs;
 mod evidence;
+mod generated;
 mod mechanisms;
 mod python;
 mod receivers;
@@ -314,12 +315,22 @@ impl Analyzer {
             let f = &self.symbols.fns[fi];
             if !throwers.contains(&fi) {
                 throwers.push(fi);
+                // A method a macro generates in `impl Trait for $T` is
+                // `Trait::f`, public when the trait is.
+                let generated_pub = self
+                    .generated(fi)
+                    .and_then(|g| g.of_trait)
+                    .is_some_and(|tr| self.is_pub_trait(&tr));
                 b.push(
                     FactKind::Item,
                     format!(
                         "It is raised in {}`{}`: `{}`.",
-                        if f.is_pub { "the public fn " } else { "" },
-                        f.qualified(),
+                        if f.is_pub || generated_pub {
+                            "the public fn "
+                        } else {
+                            ""
+                        },
+                        self.user_name(fi),
                         f.signature
                     ),
                     Some((f.path.clone(), f.lines.0)),
@@ -348,6 +359,7 @@ impl Analyzer {
                 }
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
+                self.generated_facts(b, fi);
                 self.fn_local_type_fact(b, fi);
                 if error.kind.panics() {
                     self.sibling_maker_facts(b, fi);
@@ -420,6 +432,9 @@ impl Analyzer {
                     (&parts.first_argument, self.enclosing_fn(&s.path, s.line))
                 {
                     self.checked_use_facts(b, fi, c, s.end_line);
+                    if error.kind.panics() {
+                        self.receiver_precondition_facts(b, fi, c);
+                    }
                 }
                 if let Some(c) = parts.first_argument {
                     let partial = self
