@@ -244,6 +244,7 @@ const RULES: &[&str] = &[
     include_str!("facts/mod.rs"),
     include_str!("facts/callgraph.rs"),
     include_str!("facts/callers.rs"),
+    include_str!("facts/configs.rs"),
     include_str!("facts/mechanisms.rs"),
     include_str!("facts/receivers.rs"),
     include_str!("facts/constructors.rs"),

@@ -477,3 +477,135 @@ fn macro_generated_method_with_an_ident_type_and_arguments() {
         "{alt:?}"
     );
 }
+
+/// Code that exists in one configuration only (ndarray's
+/// `debug_bounds_check_ref!` under `cfg(debug_assertions)` beside an empty
+/// twin, fns written twice under opposite `cfg`s): the page says which
+/// builds have it and what the other configuration compiles.
+const CONFIGS: &str = r#"
+#[cfg(debug_assertions)]
+macro_rules! check_index {
+    ($v:ident, $i:expr) => {
+        if $i >= $v.len {
+            panic!("index {} is past the end ({} items)", $i, $v.len);
+        }
+    };
+}
+
+#[cfg(not(debug_assertions))]
+macro_rules! check_index {
+    ($v:ident, $i:expr) => {};
+}
+
+#[cold]
+fn out_of_bounds() -> ! {
+    panic!("grid index out of bounds")
+}
+
+pub struct Grid {
+    len: usize,
+    data: Vec<u8>,
+}
+
+impl Grid {
+    pub fn get(&self, i: usize) -> Option<&u8> {
+        self.data.get(i)
+    }
+}
+
+impl std::ops::Index<usize> for Grid {
+    type Output = u8;
+    fn index(&self, i: usize) -> &u8 {
+        check_index!(self, i);
+        self.data.get(i).unwrap_or_else(|| out_of_bounds())
+    }
+}
+
+#[cfg(debug_assertions)]
+fn checked_len(n: usize) -> u32 {
+    u32::try_from(n).expect("length does not fit in u32")
+}
+
+#[cfg(not(debug_assertions))]
+fn checked_len(n: usize) -> u32 {
+    n as u32
+}
+
+pub fn encode(v: &[u8]) -> u32 {
+    checked_len(v.len())
+}
+
+#[cfg(feature = "checks")]
+pub fn parse_level(s: &str) -> u8 {
+    s.parse().expect("level is not a number")
+}
+
+#[cfg(not(feature = "checks"))]
+pub fn parse_level(s: &str) -> u8 {
+    s.parse().unwrap_or(0)
+}
+"#;
+
+#[test]
+fn release_path_names_the_debug_only_check_before_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "grid index out of bounds");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "`Grid::index` runs `check_index!`")
+            && any(&m, "debug builds only")
+            && any(&m, "index {} is past the end ({} items)")
+            && any(&m, "goes on to line"),
+        "{m:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(&alt, "`Grid::get` is the fallible form of `Grid::index`"),
+        "{alt:?}"
+    );
+}
+
+#[test]
+fn debug_only_check_says_what_a_release_build_compiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "index {} is past the end ({} items)");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "expands to nothing") && any(&m, "debug builds only"),
+        "{m:?}"
+    );
+    assert!(!page(&a).contains("only in release"), "{}", page(&a));
+}
+
+#[test]
+fn fn_under_a_cfg_names_its_sibling_under_the_negated_cfg() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "length does not fit in u32");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "This `checked_len` exists only under `cfg(debug_assertions)`, debug builds only"
+        ) && any(
+            &m,
+            "under `cfg(not(debug_assertions))` the crate compiles the other `checked_len` (src/lib.rs:"
+        ),
+        "{m:?}"
+    );
+    let e = common::error_of(&c, "configs", "level is not a number");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "under `cfg(not(feature = \"checks\"))` the crate compiles the other `parse_level`"
+        ),
+        "{m:?}"
+    );
+}

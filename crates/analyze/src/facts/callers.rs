@@ -127,6 +127,15 @@ impl Analyzer {
                 None,
             );
             listed += 1;
+            if let Some(ci) = c.caller {
+                // A check the caller makes first in one configuration only.
+                self.gated_check_before_facts(b, ci, c.line);
+                // An `Index` impl that calls it: the type's `get`.
+                if matches!(&caller.owner, Owner::Impl { of_trait: Some(tr), .. } if tr == "Index" || tr == "IndexMut")
+                {
+                    self.alternative_facts(b, ci, None);
+                }
+            }
             // The guard at the call is the trigger of a helper.
             if let Some(pf) = self.files.get(&c.path) {
                 let guards = pf

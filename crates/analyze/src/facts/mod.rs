@@ -9,6 +9,7 @@
 
 mod callers;
 mod callgraph;
+mod configs;
 mod constructors;
 mod defaults;
 mod docs;
@@ -24,6 +25,7 @@ mod values;
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
 use callgraph::*;
+use configs::*;
 use constructors::*;
 use docs::*;
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
@@ -360,6 +362,8 @@ impl Analyzer {
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
                 self.generated_facts(b, fi);
+                self.cfg_sibling_facts(b, fi);
+                self.gated_check_before_facts(b, fi, s.line);
                 self.fn_local_type_fact(b, fi);
                 if error.kind.panics() {
                     self.sibling_maker_facts(b, fi);
@@ -375,6 +379,7 @@ impl Analyzer {
         }
         doc_facts(b, error);
         self.gated_macro_facts(b, s);
+        self.gated_macro_body_facts(b, s);
         let Some(pf) = self.files.get(&s.path) else {
             return;
         };
