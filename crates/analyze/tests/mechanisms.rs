@@ -609,3 +609,141 @@ fn fn_under_a_cfg_names_its_sibling_under_the_negated_cfg() {
         "{m:?}"
     );
 }
+
+/// A check on a field that a feature-gated public method writes
+/// (serde_json's recursion limit: `check_recursion!` inside
+/// `if_checking_recursion_limit!`, which under `feature =
+/// "unbounded_depth"` wraps it in `if !$this.disable_recursion_limit`,
+/// set by `Deserializer::disable_recursion_limit`).
+const SWITCHES: &str = r#"
+use std::fmt;
+
+#[derive(Debug)]
+pub enum Error {
+    TooDeep,
+    Tab,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::TooDeep => f.write_str("nesting too deep"),
+            Error::Tab => f.write_str("tab character in strict mode"),
+        }
+    }
+}
+
+pub struct Parser {
+    depth_left: u8,
+    #[cfg(feature = "checks")]
+    unlimited: bool,
+}
+
+#[cfg(not(feature = "checks"))]
+macro_rules! if_limited {
+    ($($body:tt)*) => {
+        $($body)*
+    };
+}
+
+#[cfg(feature = "checks")]
+macro_rules! if_limited {
+    ($this:ident $($body:tt)*) => {
+        if !$this.unlimited {
+            $this $($body)*
+        }
+    };
+}
+
+macro_rules! enter {
+    ($this:ident) => {
+        if_limited! {
+            $this.depth_left -= 1;
+            if $this.depth_left == 0 {
+                return Err(Error::TooDeep);
+            }
+        }
+    };
+}
+
+impl Parser {
+    pub fn new() -> Self {
+        Parser {
+            depth_left: 64,
+            #[cfg(feature = "checks")]
+            unlimited: false,
+        }
+    }
+
+    #[cfg(feature = "checks")]
+    pub fn unlimited(&mut self) {
+        self.unlimited = true;
+    }
+
+    pub fn nest(&mut self) -> Result<(), Error> {
+        enter!(self);
+        Ok(())
+    }
+}
+
+pub struct Reader {
+    strict: bool,
+}
+
+impl Reader {
+    pub fn read(&self, s: &str) -> Result<(), Error> {
+        if self.strict && s.contains('\t') {
+            return Err(Error::Tab);
+        }
+        Ok(())
+    }
+
+    #[cfg(feature = "checks")]
+    pub fn lenient(&mut self) {
+        self.strict = false;
+    }
+}
+"#;
+
+#[test]
+fn check_turned_off_by_a_feature_gated_setter_through_a_wrapping_macro() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "switches", &[("src/lib.rs", SWITCHES)]);
+    let e = common::error_of(&c, "switches", "nesting too deep");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let g = texts(&a, FactKind::Guard);
+    assert!(
+        any(&g, "`if_limited!` (src/lib.rs:")
+            && any(&g, "in `if !$this.unlimited { .. }`")
+            && any(&g, "`cfg(feature = \"checks\")`"),
+        "{g:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "`Parser::unlimited` (compiled only when `cfg(feature = \"checks\")` holds: build with the Cargo feature `checks`)"
+        ),
+        "{alt:?}"
+    );
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(solutions.contains("Parser::unlimited"), "{solutions}");
+}
+
+#[test]
+fn guard_on_a_field_names_the_public_fn_that_writes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "switches", &[("src/lib.rs", SWITCHES)]);
+    let e = common::error_of(&c, "switches", "tab character in strict mode");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "The condition reads the field `strict`, which the public fn `Reader::lenient`"
+        ),
+        "{alt:?}"
+    );
+    // `Parser::new` only initialises fields; it writes none by assignment.
+    assert!(!any(&alt, "Parser::new"), "{alt:?}");
+}

@@ -193,6 +193,206 @@ impl Analyzer {
     }
 }
 
+/// The fields a condition reads (`.name` not called): `!$this.flag &&
+/// self.depth == 0` → `flag`, `depth`.
+pub(super) fn fields_read(cond: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (i, _) in cond.match_indices('.') {
+        let r = &cond[i + 1..];
+        let e = r
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(r.len());
+        let name = &r[..e];
+        let called = r[e..].trim_start().starts_with('(') || r[e..].starts_with("::");
+        if name.is_empty()
+            || called
+            || name.starts_with(|c: char| c.is_ascii_digit() || c.is_uppercase())
+            || out.iter().any(|x| x == name)
+        {
+            continue;
+        }
+        out.push(name.to_string());
+    }
+    out
+}
+
+/// True when `text` assigns the field `field` (`x.field = ..`,
+/// `x.field += ..`), not only compares it.
+fn assigns_field(text: &str, field: &str) -> bool {
+    let pat = format!(".{field}");
+    text.match_indices(&pat).any(|(i, _)| {
+        let r = &text[i + pat.len()..];
+        if r.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            return false;
+        }
+        let r = r.trim_start();
+        let op = ["=", "+=", "-=", "*=", "/=", "|=", "&=", "^="]
+            .iter()
+            .find(|o| r.starts_with(**o));
+        op.is_some_and(|o| !r[o.len()..].starts_with('='))
+    })
+}
+
+impl Analyzer {
+    /// The crate macros whose invocation (`name! { .. }`) encloses a
+    /// position of a file: their names, innermost first.
+    fn enclosing_invocations(&self, path: &str, line: u32) -> Vec<String> {
+        let Some(pf) = self.files.get(path) else {
+            return Vec::new();
+        };
+        let lines: Vec<&str> = pf.file.text.lines().collect();
+        let end = (line as usize).saturating_sub(1).min(lines.len());
+        let mut out: Vec<String> = Vec::new();
+        for start in (end.saturating_sub(30)..end).rev() {
+            let l = lines[start];
+            for (i, _) in l.match_indices('!') {
+                let name: String = l[..i]
+                    .chars()
+                    .rev()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let after = l[i + 1..].trim_start();
+                if name.is_empty() || !after.starts_with(['{', '(', '[']) {
+                    continue;
+                }
+                if !self.symbols.macros.iter().any(|m| m.name == name) {
+                    continue;
+                }
+                // Brackets opened at the invocation and still open at the
+                // start of `line`.
+                let open = l.len() - after.len();
+                let mut depth = 0i32;
+                let between =
+                    std::iter::once(&l[open..]).chain(lines[start + 1..end].iter().copied());
+                for t in between {
+                    let code = t.split("//").next().unwrap_or("");
+                    for c in code.chars() {
+                        match c {
+                            '{' | '(' | '[' => depth += 1,
+                            '}' | ')' | ']' => depth -= 1,
+                            _ => {}
+                        }
+                    }
+                }
+                if depth > 0 && !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    /// A position inside the invocation of a crate macro one of whose
+    /// definitions, under a `cfg`, wraps its input in `if COND { .. }`:
+    /// in that configuration the code runs only when `COND` holds. Then
+    /// the public fns that write a field `COND` reads.
+    pub(super) fn wrapping_macro_facts(&self, b: &mut Builder, path: &str, line: u32) {
+        for name in self.enclosing_invocations(path, line) {
+            for def in self.symbols.macros.iter().filter(|m| m.name == name) {
+                let Some(gate) = def.gates.first() else {
+                    continue;
+                };
+                let Some((_, body, body_line)) = def.rules.first() else {
+                    continue;
+                };
+                let Some(rest) = body.trim_start().strip_prefix("if ") else {
+                    continue;
+                };
+                let Some(brace) = rest.find('{') else {
+                    continue;
+                };
+                let cond = rest[..brace]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if cond.is_empty() || b.seen(&format!("wrapping:{}:{}", def.path, def.line)) {
+                    continue;
+                }
+                b.push(
+                    FactKind::Guard,
+                    format!(
+                        "Under {}, `{name}!` ({}:{}) wraps the code given to it, this check included, in `if {cond} {{ .. }}`: in that configuration it runs only when `{cond}` holds.",
+                        cfg_words(gate),
+                        def.path,
+                        def.line
+                    ),
+                    Some((def.path.clone(), *body_line)),
+                    None,
+                );
+                self.field_writer_facts(b, &cond);
+            }
+        }
+    }
+
+    /// The public fns that write a field a condition reads, with the
+    /// `cfg` (and Cargo features) they need: calling them changes whether
+    /// the condition holds.
+    pub(super) fn field_writer_facts(&self, b: &mut Builder, cond: &str) {
+        for field in fields_read(cond) {
+            if !self.field_type_by_name.contains_key(&field) {
+                continue;
+            }
+            let writers: Vec<&FnDef> = self
+                .symbols
+                .fns
+                .iter()
+                .filter(|g| g.is_pub && !g.is_test && assigns_field(&g.text, &field))
+                // A method of a type that declares the field.
+                .filter(|g| match &g.owner {
+                    Owner::Impl { ty, .. } => {
+                        self.field_types.contains_key(&(ty.clone(), field.clone()))
+                    }
+                    _ => false,
+                })
+                .take(3)
+                .collect();
+            if writers.is_empty() || b.seen(&format!("writers:{field}")) {
+                continue;
+            }
+            let described: Vec<String> = writers
+                .iter()
+                .map(|g| {
+                    if g.gates.is_empty() {
+                        return format!("`{}`", g.qualified());
+                    }
+                    let features: Vec<String> = g
+                        .gates
+                        .iter()
+                        .flat_map(|x| features_in(x))
+                        .map(|x| format!("`{x}`"))
+                        .collect();
+                    let needs = if features.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": build with the Cargo feature {}", features.join(", "))
+                    };
+                    format!(
+                        "`{}` (compiled only when {} holds{needs})",
+                        g.qualified(),
+                        cfg_list(&g.gates)
+                    )
+                })
+                .collect();
+            let first = writers[0];
+            b.push(
+                FactKind::Alternative,
+                format!(
+                    "The condition reads the field `{field}`, which the public {} {} write{}: calling {} is how a user changes whether this check applies.",
+                    if writers.len() == 1 { "fn" } else { "fns" },
+                    described.join(", "),
+                    if writers.len() == 1 { "s" } else { "" },
+                    if writers.len() == 1 { "it" } else { "them" },
+                ),
+                Some((first.path.clone(), first.lines.0)),
+                None,
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +403,17 @@ mod tests {
         assert_eq!(negation("not(feature = \"x\")"), "feature = \"x\"");
         assert!(build_meaning("not( debug_assertions )").is_some());
         assert!(build_meaning("feature = \"x\"").is_none());
+    }
+
+    #[test]
+    fn fields_of_a_condition_and_their_assignments() {
+        assert_eq!(
+            fields_read("!$this.flag && self.depth == 0 && v.len() > 1"),
+            vec!["flag", "depth"]
+        );
+        assert!(assigns_field("self.flag = true;", "flag"));
+        assert!(assigns_field("self.depth -= 1;", "depth"));
+        assert!(!assigns_field("if self.flag == true {}", "flag"));
+        assert!(!assigns_field("self.flags = 1;", "flag"));
     }
 }

@@ -392,8 +392,9 @@ impl Analyzer {
             for (gi, g) in guards.into_iter().enumerate() {
                 let text = guard_text(&g);
                 if !b.seen(&text) {
-                    b.push(FactKind::Guard, text, here.clone(), None);
+                    b.push(FactKind::Guard, text.clone(), here.clone(), None);
                 }
+                self.field_writer_facts(b, &text);
                 if let Guard::Arm {
                     pattern,
                     value,
@@ -421,6 +422,7 @@ impl Analyzer {
             if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                 self.default_result_facts(b, fi, &s.path, s.line);
             }
+            self.wrapping_macro_facts(b, &s.path, s.line);
         }
         let parts = pf
             .tree_at(s.report_line, s.report_column)
