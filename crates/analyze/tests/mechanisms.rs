@@ -747,3 +747,78 @@ fn guard_on_a_field_names_the_public_fn_that_writes_it() {
     // `Parser::new` only initialises fields; it writes none by assignment.
     assert!(!any(&alt, "Parser::new"), "{alt:?}");
 }
+
+/// A message passed as an argument to a crate macro that generates the
+/// error's `Display` (url's `simple_enum_error!`): the invocation's literal
+/// is a site, and the page follows its variant to where it is made, after
+/// an `if let` that returns early.
+const TABLE: &str = r#"
+use std::fmt;
+
+macro_rules! simple_enum_error {
+    ($($name: ident => $description: expr,)+) => {
+        #[derive(Debug)]
+        pub enum ParseError {
+            $($name,)+
+        }
+
+        impl fmt::Display for ParseError {
+            fn fmt(&self, fmt: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match *self {
+                    $(ParseError::$name => fmt.write_str($description),)+
+                }
+            }
+        }
+    }
+}
+
+simple_enum_error! {
+    EmptyHost => "empty host",
+    RelativeWithoutBase => "relative address without a base",
+}
+
+pub struct Parser {
+    base: Option<String>,
+}
+
+impl Parser {
+    fn scheme(&self, input: &str) -> Result<usize, ()> {
+        input.find(':').ok_or(())
+    }
+
+    pub fn parse(&self, input: &str) -> Result<String, ParseError> {
+        if let Ok(end) = self.scheme(input) {
+            return Ok(input[..end].to_string());
+        }
+        if let Some(base) = &self.base {
+            Ok(format!("{base}/{input}"))
+        } else {
+            Err(ParseError::RelativeWithoutBase)
+        }
+    }
+}
+"#;
+
+#[test]
+fn message_of_a_display_generating_macro_follows_its_variant() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "table", &[("src/lib.rs", TABLE)]);
+    let e = common::error_of(&c, "table", "relative address without a base");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let ctors = texts(&a, FactKind::Constructor);
+    assert!(
+        any(
+            &ctors,
+            "`ParseError::RelativeWithoutBase` is constructed in `Parser::parse`"
+        ),
+        "{ctors:?}"
+    );
+    let guards = texts(&a, FactKind::Guard);
+    assert!(
+        any(
+            &guards,
+            "`self.scheme(input)` does not match `Ok(end)` (the fn returns early when it does)"
+        ),
+        "{guards:?}"
+    );
+}

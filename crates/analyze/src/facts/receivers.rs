@@ -226,6 +226,9 @@ pub(super) fn guard_text(g: &Guard) -> String {
         Guard::LetElse { pattern, value } => {
             format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
         }
+        Guard::EarlyReturnLet { pattern, value } => {
+            format!("It runs only when `{value}` does not match `{pattern}` (the fn returns early when it does).")
+        }
     }
 }
 
