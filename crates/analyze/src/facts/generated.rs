@@ -140,7 +140,7 @@ impl Analyzer {
                 g.macro_name,
                 f.name,
                 if self.is_pub_trait(tr) {
-                    format!(", or any generic code calling `{tr}::{}`", f.name)
+                    format!(", or any generic code calling `{tr}::{}`,", f.name)
                 } else {
                     String::new()
                 }
