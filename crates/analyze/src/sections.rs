@@ -440,7 +440,11 @@ impl<'a> Writer<'a> {
                     | Kind::Warning
             )
         {
-            if let Some(fix) = self.twin_fix().or_else(|| self.precondition_fix()) {
+            if let Some(fix) = self
+                .twin_fix()
+                .or_else(|| self.precondition_fix())
+                .or_else(|| self.alternative_code())
+            {
                 return fix;
             }
             let invariant = self
@@ -560,6 +564,22 @@ impl<'a> Writer<'a> {
                 &cited,
             )],
             Some(code),
+        ))
+    }
+
+    /// The code of the first alternative that comes with code (a check
+    /// written on the value the user calls a method on).
+    fn alternative_code(&self) -> Option<(Vec<Sentence>, Option<String>)> {
+        let a = self
+            .all(FactKind::Alternative)
+            .into_iter()
+            .find(|a| a.code.is_some())?;
+        Some((
+            vec![say(
+                "Check the condition on your value before the call:",
+                &[a],
+            )],
+            a.code.clone(),
         ))
     }
 

@@ -298,6 +298,14 @@ pub enum Guard {
     /// After `if COND { return }` earlier in the same block: it runs only
     /// when `COND` is false.
     EarlyReturn(String),
+    /// After `if let PAT = VALUE { return }` earlier in the same block: it
+    /// runs only when `VALUE` does not match `PAT`.
+    EarlyReturnLet {
+        /// The pattern.
+        pattern: String,
+        /// The value.
+        value: String,
+    },
     /// Inside `let PAT = VALUE else { here }`.
     LetElse {
         /// The pattern.
@@ -1334,6 +1342,15 @@ pub fn guards_at(tree: &Tree, src: &str, line: u32, column: u32) -> Vec<Guard> {
                             if let Some(cond) = e.child_by_field_name("condition") {
                                 if cond.kind() != "let_condition" {
                                     out.push(Guard::EarlyReturn(squash(text(cond, src))));
+                                } else if let (Some(pattern), Some(value)) = (
+                                    cond.child_by_field_name("pattern"),
+                                    cond.child_by_field_name("value"),
+                                ) {
+                                    // `if let Ok(x) = f() { return .. }`.
+                                    out.push(Guard::EarlyReturnLet {
+                                        pattern: squash(text(pattern, src)),
+                                        value: squash(text(value, src)),
+                                    });
                                 }
                             }
                         }

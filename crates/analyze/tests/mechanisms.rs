@@ -347,3 +347,478 @@ fn a_fn_inside_a_fn_is_called_only_from_it() {
     assert!(any(&callers, "decode_into"), "{callers:?}");
     assert!(!page(&a).contains("encode_all"), "{}", page(&a));
 }
+
+/// Methods a `macro_rules!` invocation generates in `impl Trait for $T`
+/// (num-integer's `signed_roots!`, duration helpers on integers): the page
+/// names the trait method, the invocations' types, and writes `self` as
+/// the value the user calls the method on.
+const GENERATED: &str = r#"
+pub trait Roots: Sized {
+    fn sqrt(&self) -> Self;
+}
+
+/// The square root of `x`.
+pub fn sqrt<T: Roots>(x: T) -> T {
+    x.sqrt()
+}
+
+macro_rules! signed_roots {
+    ($T:ty, $U:ty) => {
+        impl Roots for $T {
+            fn sqrt(&self) -> Self {
+                assert!(*self >= 0, "no square root of a negative number");
+                (*self as $U as Self) / 2
+            }
+        }
+    };
+}
+
+signed_roots!(i8, u8);
+signed_roots!(i32, u32);
+signed_roots!(isize, usize);
+
+macro_rules! unsigned_roots {
+    ($T:ty) => {
+        impl Roots for $T {
+            fn sqrt(&self) -> Self {
+                *self / 2
+            }
+        }
+    };
+}
+
+unsigned_roots!(u8);
+unsigned_roots!(u32);
+
+pub trait AsTicks {
+    fn ticks(&self, per: u32) -> u64;
+}
+
+macro_rules! signed_ticks {
+    ($ty:ident) => {
+        impl AsTicks for $ty {
+            fn ticks(&self, per: u32) -> u64 {
+                assert!(!self.is_negative(), "negative tick count");
+                *self as u64 * per as u64
+            }
+        }
+    };
+}
+
+signed_ticks!(i16);
+signed_ticks!(i64);
+"#;
+
+#[test]
+fn macro_generated_method_named_as_the_user_calls_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "generated", &[("src/lib.rs", GENERATED)]);
+    let e = common::error_of(&c, "generated", "no square root of a negative number");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let item = texts(&a, FactKind::Item);
+    assert!(any(&item, "the public fn `Roots::sqrt`"), "{item:?}");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "`signed_roots!` implements the trait `Roots` for `i8`, `i32` and `isize`"
+        ),
+        "{m:?}"
+    );
+    // The unsigned impls are another macro's: not listed.
+    assert!(!any(&m, "`u8`"), "{m:?}");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(any(&alt, "`x.sqrt()` panics when `x < 0`"), "{alt:?}");
+    // The generic free fn calls it through its bound.
+    let callers = texts(&a, FactKind::Caller);
+    assert!(
+        any(
+            &callers,
+            "`sqrt` calls `x.sqrt` (resolved through the generic bound `x: T` with `T: Roots`)"
+        ),
+        "{callers:?}"
+    );
+    let page = page(&a);
+    assert!(!page.contains("$T"), "{page}");
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(
+        solutions.contains("Check `x >= 0` before calling `x.sqrt()`"),
+        "{solutions}"
+    );
+    let fix = a
+        .sections
+        .iter()
+        .find(|s| s.name == SectionName::ExampleFix)
+        .unwrap();
+    let code = fix.code.as_deref().unwrap_or("");
+    assert!(
+        code.contains("if x >= 0") && code.contains("x.sqrt()"),
+        "{code}"
+    );
+}
+
+#[test]
+fn macro_generated_method_with_an_ident_type_and_arguments() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "generated", &[("src/lib.rs", GENERATED)]);
+    let e = common::error_of(&c, "generated", "negative tick count");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "`signed_ticks!` implements the trait `AsTicks` for `i16` and `i64`"
+        ) && any(&m, "`x.ticks(per)` on a value `x`"),
+        "{m:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(&alt, "`x.ticks(per)` panics when `x.is_negative()`"),
+        "{alt:?}"
+    );
+}
+
+/// Code that exists in one configuration only (ndarray's
+/// `debug_bounds_check_ref!` under `cfg(debug_assertions)` beside an empty
+/// twin, fns written twice under opposite `cfg`s): the page says which
+/// builds have it and what the other configuration compiles.
+const CONFIGS: &str = r#"
+#[cfg(debug_assertions)]
+macro_rules! check_index {
+    ($v:ident, $i:expr) => {
+        if $i >= $v.len {
+            panic!("index {} is past the end ({} items)", $i, $v.len);
+        }
+    };
+}
+
+#[cfg(not(debug_assertions))]
+macro_rules! check_index {
+    ($v:ident, $i:expr) => {};
+}
+
+#[cold]
+fn out_of_bounds() -> ! {
+    panic!("grid index out of bounds")
+}
+
+pub struct Grid {
+    len: usize,
+    data: Vec<u8>,
+}
+
+impl Grid {
+    pub fn get(&self, i: usize) -> Option<&u8> {
+        self.data.get(i)
+    }
+}
+
+impl std::ops::Index<usize> for Grid {
+    type Output = u8;
+    fn index(&self, i: usize) -> &u8 {
+        check_index!(self, i);
+        self.data.get(i).unwrap_or_else(|| out_of_bounds())
+    }
+}
+
+#[cfg(debug_assertions)]
+fn checked_len(n: usize) -> u32 {
+    u32::try_from(n).expect("length does not fit in u32")
+}
+
+#[cfg(not(debug_assertions))]
+fn checked_len(n: usize) -> u32 {
+    n as u32
+}
+
+pub fn encode(v: &[u8]) -> u32 {
+    checked_len(v.len())
+}
+
+#[cfg(feature = "checks")]
+pub fn parse_level(s: &str) -> u8 {
+    s.parse().expect("level is not a number")
+}
+
+#[cfg(not(feature = "checks"))]
+pub fn parse_level(s: &str) -> u8 {
+    s.parse().unwrap_or(0)
+}
+"#;
+
+#[test]
+fn release_path_names_the_debug_only_check_before_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "grid index out of bounds");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "`Grid::index` runs `check_index!`")
+            && any(&m, "debug builds only")
+            && any(&m, "index {} is past the end ({} items)")
+            && any(&m, "goes on to line"),
+        "{m:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(&alt, "`Grid::get` is the fallible form of `Grid::index`"),
+        "{alt:?}"
+    );
+}
+
+#[test]
+fn debug_only_check_says_what_a_release_build_compiles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "index {} is past the end ({} items)");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(&m, "expands to nothing") && any(&m, "debug builds only"),
+        "{m:?}"
+    );
+    assert!(!page(&a).contains("only in release"), "{}", page(&a));
+}
+
+#[test]
+fn fn_under_a_cfg_names_its_sibling_under_the_negated_cfg() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "configs", &[("src/lib.rs", CONFIGS)]);
+    let e = common::error_of(&c, "configs", "length does not fit in u32");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "This `checked_len` exists only under `cfg(debug_assertions)`, debug builds only"
+        ) && any(
+            &m,
+            "under `cfg(not(debug_assertions))` the crate compiles the other `checked_len` (src/lib.rs:"
+        ),
+        "{m:?}"
+    );
+    let e = common::error_of(&c, "configs", "level is not a number");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let m = texts(&a, FactKind::Mechanism);
+    assert!(
+        any(
+            &m,
+            "under `cfg(not(feature = \"checks\"))` the crate compiles the other `parse_level`"
+        ),
+        "{m:?}"
+    );
+}
+
+/// A check on a field that a feature-gated public method writes
+/// (serde_json's recursion limit: `check_recursion!` inside
+/// `if_checking_recursion_limit!`, which under `feature =
+/// "unbounded_depth"` wraps it in `if !$this.disable_recursion_limit`,
+/// set by `Deserializer::disable_recursion_limit`).
+const SWITCHES: &str = r#"
+use std::fmt;
+
+#[derive(Debug)]
+pub enum Error {
+    TooDeep,
+    Tab,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::TooDeep => f.write_str("nesting too deep"),
+            Error::Tab => f.write_str("tab character in strict mode"),
+        }
+    }
+}
+
+pub struct Parser {
+    depth_left: u8,
+    #[cfg(feature = "checks")]
+    unlimited: bool,
+}
+
+#[cfg(not(feature = "checks"))]
+macro_rules! if_limited {
+    ($($body:tt)*) => {
+        $($body)*
+    };
+}
+
+#[cfg(feature = "checks")]
+macro_rules! if_limited {
+    ($this:ident $($body:tt)*) => {
+        if !$this.unlimited {
+            $this $($body)*
+        }
+    };
+}
+
+macro_rules! enter {
+    ($this:ident) => {
+        if_limited! {
+            $this.depth_left -= 1;
+            if $this.depth_left == 0 {
+                return Err(Error::TooDeep);
+            }
+        }
+    };
+}
+
+impl Parser {
+    pub fn new() -> Self {
+        Parser {
+            depth_left: 64,
+            #[cfg(feature = "checks")]
+            unlimited: false,
+        }
+    }
+
+    #[cfg(feature = "checks")]
+    pub fn unlimited(&mut self) {
+        self.unlimited = true;
+    }
+
+    pub fn nest(&mut self) -> Result<(), Error> {
+        enter!(self);
+        Ok(())
+    }
+}
+
+pub struct Reader {
+    strict: bool,
+}
+
+impl Reader {
+    pub fn read(&self, s: &str) -> Result<(), Error> {
+        if self.strict && s.contains('\t') {
+            return Err(Error::Tab);
+        }
+        Ok(())
+    }
+
+    #[cfg(feature = "checks")]
+    pub fn lenient(&mut self) {
+        self.strict = false;
+    }
+}
+"#;
+
+#[test]
+fn check_turned_off_by_a_feature_gated_setter_through_a_wrapping_macro() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "switches", &[("src/lib.rs", SWITCHES)]);
+    let e = common::error_of(&c, "switches", "nesting too deep");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let g = texts(&a, FactKind::Guard);
+    assert!(
+        any(&g, "`if_limited!` (src/lib.rs:")
+            && any(&g, "in `if !$this.unlimited { .. }`")
+            && any(&g, "`cfg(feature = \"checks\")`"),
+        "{g:?}"
+    );
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "`Parser::unlimited` (compiled only when `cfg(feature = \"checks\")` holds: build with the Cargo feature `checks`)"
+        ),
+        "{alt:?}"
+    );
+    let solutions = section(&a, SectionName::Solutions);
+    assert!(solutions.contains("Parser::unlimited"), "{solutions}");
+}
+
+#[test]
+fn guard_on_a_field_names_the_public_fn_that_writes_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "switches", &[("src/lib.rs", SWITCHES)]);
+    let e = common::error_of(&c, "switches", "tab character in strict mode");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let alt = texts(&a, FactKind::Alternative);
+    assert!(
+        any(
+            &alt,
+            "The condition reads the field `strict`, which the public fn `Reader::lenient`"
+        ),
+        "{alt:?}"
+    );
+    // `Parser::new` only initialises fields; it writes none by assignment.
+    assert!(!any(&alt, "Parser::new"), "{alt:?}");
+}
+
+/// A message passed as an argument to a crate macro that generates the
+/// error's `Display` (url's `simple_enum_error!`): the invocation's literal
+/// is a site, and the page follows its variant to where it is made, after
+/// an `if let` that returns early.
+const TABLE: &str = r#"
+use std::fmt;
+
+macro_rules! simple_enum_error {
+    ($($name: ident => $description: expr,)+) => {
+        #[derive(Debug)]
+        pub enum ParseError {
+            $($name,)+
+        }
+
+        impl fmt::Display for ParseError {
+            fn fmt(&self, fmt: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match *self {
+                    $(ParseError::$name => fmt.write_str($description),)+
+                }
+            }
+        }
+    }
+}
+
+simple_enum_error! {
+    EmptyHost => "empty host",
+    RelativeWithoutBase => "relative address without a base",
+}
+
+pub struct Parser {
+    base: Option<String>,
+}
+
+impl Parser {
+    fn scheme(&self, input: &str) -> Result<usize, ()> {
+        input.find(':').ok_or(())
+    }
+
+    pub fn parse(&self, input: &str) -> Result<String, ParseError> {
+        if let Ok(end) = self.scheme(input) {
+            return Ok(input[..end].to_string());
+        }
+        if let Some(base) = &self.base {
+            Ok(format!("{base}/{input}"))
+        } else {
+            Err(ParseError::RelativeWithoutBase)
+        }
+    }
+}
+"#;
+
+#[test]
+fn message_of_a_display_generating_macro_follows_its_variant() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (c, an) = common::written_crate(tmp.path(), "table", &[("src/lib.rs", TABLE)]);
+    let e = common::error_of(&c, "table", "relative address without a base");
+    let a = analyze(&an, &e, an.facts(&e), None, "");
+    let ctors = texts(&a, FactKind::Constructor);
+    assert!(
+        any(
+            &ctors,
+            "`ParseError::RelativeWithoutBase` is constructed in `Parser::parse`"
+        ),
+        "{ctors:?}"
+    );
+    let guards = texts(&a, FactKind::Guard);
+    assert!(
+        any(
+            &guards,
+            "`self.scheme(input)` does not match `Ok(end)` (the fn returns early when it does)"
+        ),
+        "{guards:?}"
+    );
+}

@@ -71,6 +71,35 @@ pub struct MacroCall {
     /// The invocation's arguments as rustc prints tokens (what a body's
     /// `assert!($cond)` shows as its condition).
     pub args_text: String,
+    /// Its arguments of the form `Name => "text"` (an identifier, then a
+    /// string literal): what a [`MessageTable`] macro turns into messages.
+    #[serde(default)]
+    pub named_literals: Vec<NamedLiteral>,
+}
+
+/// A `Name => "text"` argument of a macro invocation.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct NamedLiteral {
+    /// The identifier before the literal.
+    pub name: String,
+    /// The literal's text, decoded.
+    pub text: String,
+    /// The literal's line (1-based).
+    pub line: u32,
+    /// Its column (1-based, in characters).
+    pub column: u32,
+}
+
+/// A `macro_rules!` that takes a repeated `$name:ident => $msg:expr` list
+/// and writes each `$msg` in the arm `Type::$name` of a `Display` impl it
+/// generates (url's `simple_enum_error!`): the string literals of its
+/// invocations are the messages of `Type`'s variants.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MessageTable {
+    /// The macro.
+    pub macro_name: String,
+    /// The type whose `Display` it generates.
+    pub ty: String,
 }
 
 /// Everything one file yields.
@@ -94,6 +123,10 @@ pub struct FileExtraction {
     pub debug_fields: Vec<(usize, Vec<String>)>,
     /// Invocations of other macros.
     pub macro_calls: Vec<MacroCall>,
+    /// `macro_rules!` defined here that generate a `Display` impl from a
+    /// list of messages.
+    #[serde(default)]
+    pub message_tables: Vec<MessageTable>,
     /// Modules declared `#[cfg(test)] mod name;` (their files are tests),
     /// as `root#module::path` keys (see `module_root`).
     pub test_modules: Vec<String>,

@@ -174,6 +174,39 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             }
         }
     }
+    // Macros generating a `Display` from `Name => "text"` lists: each
+    // literal of an invocation is the message of the variant it names.
+    let tables: HashMap<&str, &str> = files
+        .iter()
+        .flat_map(|f| &f.message_tables)
+        .map(|t| (t.macro_name.as_str(), t.ty.as_str()))
+        .collect();
+    for (call, file_is_test) in &macro_calls {
+        let Some(ty) = tables.get(call.name.as_str()) else {
+            continue;
+        };
+        for n in &call.named_literals {
+            let mut site = call.proto.clone();
+            site.kind = errdex_model::Kind::Display;
+            site.template = Template::literal(&n.text);
+            site.is_test |= *file_is_test;
+            site.line = n.line;
+            site.column = n.column;
+            site.end_line = n.line;
+            site.report_line = n.line;
+            site.report_column = n.column;
+            site.excerpt_start = n.line.saturating_sub(3).max(1);
+            site.excerpt_end = n.line + 3;
+            site.via_macro = Some(call.name.clone());
+            site.arm = Some(format!("{ty}::{}", n.name));
+            site.item_path = if site.item_path.is_empty() {
+                format!("{ty}::{}", n.name)
+            } else {
+                format!("{}::{ty}::{}", site.item_path, n.name)
+            };
+            sites.push(site);
+        }
+    }
     for (call, file_is_test) in macro_calls {
         let Some(body_sites) = bodies.get(call.name.as_str()) else {
             continue;

@@ -63,6 +63,15 @@ impl Analyzer {
                     .map(|(p, tr)| format!("{p}: {tr}"))
                     .next()
                     .unwrap_or_default(),
+                Callee::Method { .. } => {
+                    let (ty, bounds) = receiver_bounds(caller, c.receiver.as_deref().unwrap_or(""));
+                    let receiver = c.receiver.as_deref().unwrap_or("");
+                    match bounds.first() {
+                        Some(_) if ty.starts_with("impl ") => format!("{receiver}: {ty}"),
+                        Some(b) => format!("{receiver}: {ty}` with `{ty}: {b}"),
+                        None => String::new(),
+                    }
+                }
                 _ => String::new(),
             };
             let how = match r {
@@ -118,6 +127,15 @@ impl Analyzer {
                 None,
             );
             listed += 1;
+            if let Some(ci) = c.caller {
+                // A check the caller makes first in one configuration only.
+                self.gated_check_before_facts(b, ci, c.line);
+                // An `Index` impl that calls it: the type's `get`.
+                if matches!(&caller.owner, Owner::Impl { of_trait: Some(tr), .. } if tr == "Index" || tr == "IndexMut")
+                {
+                    self.alternative_facts(b, ci, None);
+                }
+            }
             // The guard at the call is the trigger of a helper.
             if let Some(pf) = self.files.get(&c.path) {
                 let guards = pf
@@ -358,7 +376,7 @@ impl Analyzer {
             self.setting_enum_fact(b, ty, t);
         }
         let mut seen: HashSet<usize> = HashSet::from([target]);
-        let mut queue = VecDeque::from([(target, 0usize, vec![t.qualified()])]);
+        let mut queue = VecDeque::from([(target, 0usize, vec![self.user_name(target)])]);
         let mut reached: Vec<(usize, Vec<String>)> = Vec::new();
         let mut path_guards = 0;
         let mut panicking = 0;

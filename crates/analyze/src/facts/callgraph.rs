@@ -189,6 +189,43 @@ pub(super) fn inline_mods(text: &str) -> Vec<(String, u32, u32)> {
     out
 }
 
+/// The traits bounding the type of a receiver that is a parameter of
+/// `f` declared with a generic type (`x: T`, `x: &T` with `T: Tr`, or
+/// `x: impl Tr`), with that type as written: no bounds when the receiver
+/// is anything else.
+pub(super) fn receiver_bounds(f: &FnDef, receiver: &str) -> (String, Vec<String>) {
+    let none = (String::new(), Vec::new());
+    let receiver = receiver.trim().trim_start_matches(['*', '&']);
+    if receiver.is_empty() || !receiver.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return none;
+    }
+    for p in syntax::parameters(&f.signature) {
+        let Some((name, ty)) = p.split_once(':') else {
+            continue;
+        };
+        if name.trim().trim_start_matches("mut ").trim() != receiver {
+            continue;
+        }
+        let ty = without_refs(ty);
+        if let Some(tr) = ty.strip_prefix("impl ") {
+            let bounds = tr
+                .split('+')
+                .map(|b| last_segment_of(b.trim()))
+                .filter(|b| !b.is_empty() && !b.starts_with('\''))
+                .collect();
+            return (ty.to_string(), bounds);
+        }
+        let bounds = f
+            .bounds
+            .iter()
+            .filter(|(param, _)| param == ty)
+            .map(|(_, b)| last_segment_of(b))
+            .collect();
+        return (ty.to_string(), bounds);
+    }
+    none
+}
+
 /// `$name` replaced by its value.
 pub(super) fn expand_text(s: &str, bindings: &[(String, String)]) -> String {
     let mut out = s.to_string();
@@ -553,6 +590,15 @@ impl Analyzer {
                 // declares the same type of the crate.
                 if let Some(ft) = c.receiver.as_deref().and_then(|r| self.field_type_of(r)) {
                     return (t.ty.as_deref() == Some(ft)).then_some(Resolution::Exact);
+                }
+                // `x.m(..)` where the caller declares `x: T` (or `&T`, `impl
+                // Tr`) and bounds `T` by the fn's trait: a call of that
+                // trait's method on whatever type the caller is given.
+                if let (Some(f), Some(tr)) = (caller, the_trait) {
+                    let (_, bounds) = receiver_bounds(f, c.receiver.as_deref().unwrap_or(""));
+                    if bounds.iter().any(|b| self.trait_closure(b).contains(tr)) {
+                        return Some(Resolution::Bound);
+                    }
                 }
                 let names = self.namesakes(&t.name);
                 if names.len() <= 1 {

@@ -320,7 +320,9 @@ impl Analyzer {
                     if let Some(i) = c.caller.filter(|_| gi == 0) {
                         self.exhausted_slice_fact(b, i, &g, (c.path.clone(), c.line));
                     }
+                    self.field_writer_facts(b, &when);
                 }
+                self.wrapping_macro_facts(b, &c.path, c.line);
                 if let Some(i) = c.caller {
                     self.default_result_facts(b, i, &c.path, c.line);
                 }

@@ -9,10 +9,12 @@
 
 mod callers;
 mod callgraph;
+mod configs;
 mod constructors;
 mod defaults;
 mod docs;
 mod evidence;
+mod generated;
 mod mechanisms;
 mod python;
 mod receivers;
@@ -23,6 +25,7 @@ mod values;
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Fact, FactKind};
 use callgraph::*;
+use configs::*;
 use constructors::*;
 use docs::*;
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
@@ -314,12 +317,22 @@ impl Analyzer {
             let f = &self.symbols.fns[fi];
             if !throwers.contains(&fi) {
                 throwers.push(fi);
+                // A method a macro generates in `impl Trait for $T` is
+                // `Trait::f`, public when the trait is.
+                let generated_pub = self
+                    .generated(fi)
+                    .and_then(|g| g.of_trait)
+                    .is_some_and(|tr| self.is_pub_trait(&tr));
                 b.push(
                     FactKind::Item,
                     format!(
                         "It is raised in {}`{}`: `{}`.",
-                        if f.is_pub { "the public fn " } else { "" },
-                        f.qualified(),
+                        if f.is_pub || generated_pub {
+                            "the public fn "
+                        } else {
+                            ""
+                        },
+                        self.user_name(fi),
                         f.signature
                     ),
                     Some((f.path.clone(), f.lines.0)),
@@ -348,6 +361,9 @@ impl Analyzer {
                 }
                 self.sentinel_facts(b, error, f, s);
                 self.mechanism_facts(b, error, fi, s);
+                self.generated_facts(b, fi);
+                self.cfg_sibling_facts(b, fi);
+                self.gated_check_before_facts(b, fi, s.line);
                 self.fn_local_type_fact(b, fi);
                 if error.kind.panics() {
                     self.sibling_maker_facts(b, fi);
@@ -363,6 +379,7 @@ impl Analyzer {
         }
         doc_facts(b, error);
         self.gated_macro_facts(b, s);
+        self.gated_macro_body_facts(b, s);
         let Some(pf) = self.files.get(&s.path) else {
             return;
         };
@@ -375,8 +392,9 @@ impl Analyzer {
             for (gi, g) in guards.into_iter().enumerate() {
                 let text = guard_text(&g);
                 if !b.seen(&text) {
-                    b.push(FactKind::Guard, text, here.clone(), None);
+                    b.push(FactKind::Guard, text.clone(), here.clone(), None);
                 }
+                self.field_writer_facts(b, &text);
                 if let Guard::Arm {
                     pattern,
                     value,
@@ -404,6 +422,7 @@ impl Analyzer {
             if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                 self.default_result_facts(b, fi, &s.path, s.line);
             }
+            self.wrapping_macro_facts(b, &s.path, s.line);
         }
         let parts = pf
             .tree_at(s.report_line, s.report_column)
@@ -420,6 +439,9 @@ impl Analyzer {
                     (&parts.first_argument, self.enclosing_fn(&s.path, s.line))
                 {
                     self.checked_use_facts(b, fi, c, s.end_line);
+                    if error.kind.panics() {
+                        self.receiver_precondition_facts(b, fi, c);
+                    }
                 }
                 if let Some(c) = parts.first_argument {
                     let partial = self

@@ -226,6 +226,9 @@ pub(super) fn guard_text(g: &Guard) -> String {
         Guard::LetElse { pattern, value } => {
             format!("It runs when `{value}` does not match `{pattern}` (`let … else`).")
         }
+        Guard::EarlyReturnLet { pattern, value } => {
+            format!("It runs only when `{value}` does not match `{pattern}` (the fn returns early when it does).")
+        }
     }
 }
 
@@ -275,6 +278,19 @@ pub(super) fn param_type<'a>(signature: &'a str, name: &str) -> Option<&'a str> 
 
 /// The negation of a simple comparison (`a < b` → `a >= b`).
 pub(super) fn negate(cond: &str) -> Option<String> {
+    // `!x.is_empty()` → `x.is_empty()`: a negated operand, no operator.
+    if let Some(r) = cond
+        .trim()
+        .strip_prefix('!')
+        .filter(|r| !r.starts_with('='))
+    {
+        let operators = [
+            "&&", "||", "==", "!=", "<", ">", " + ", " - ", " * ", " / ", " as ",
+        ];
+        if !r.is_empty() && !operators.iter().any(|o| r.contains(o)) {
+            return Some(r.trim().to_string());
+        }
+    }
     for (op, neg) in [
         (" <= ", " > "),
         (" >= ", " < "),
@@ -1167,7 +1183,7 @@ impl Analyzer {
 
 /// How a method is called on a value (`.left()`, `.get(…)`); none for a
 /// fn without `self`.
-fn method_call(f: &FnDef) -> Option<String> {
+pub(super) fn method_call(f: &FnDef) -> Option<String> {
     let params = syntax::parameters(&f.signature);
     let mut parts = params.iter().map(String::as_str);
     let first = parts.next()?;

@@ -55,15 +55,6 @@ fn gate_text(m: &syntax::MacroDef) -> Option<String> {
     (!m.gates.is_empty()).then(|| cfg_list(&m.gates))
 }
 
-/// True when every rule of a macro expands to nothing (`=> {}`, `=> ()`).
-fn expands_to_nothing(m: &syntax::MacroDef) -> bool {
-    !m.rules.is_empty()
-        && m.rules.iter().all(|(_, body, _)| {
-            let b: String = body.split_whitespace().collect();
-            b.is_empty() || b == "()" || b == "{}" || b == ";"
-        })
-}
-
 impl Analyzer {
     /// After an assertion, the first statements of the fn that use a value
     /// the condition checked: what the check protects (`let shift = BITS -
@@ -130,8 +121,14 @@ impl Analyzer {
             return;
         }
         let features: Vec<String> = on.gates.iter().flat_map(|g| features_in(g)).collect();
+        let meaning = on
+            .gates
+            .iter()
+            .find_map(|g| build_meaning(g))
+            .map(|m| format!(" The check is in {m}."))
+            .unwrap_or_default();
         let mut text = format!(
-            "`{m}!` is defined twice: under {on_cfg} it expands to the check ({}:{}); under {off_cfg} it expands to nothing ({}:{}). Without that configuration the check is compiled out: no check, no panic, and the code goes on silently with the unchecked value.",
+            "`{m}!` is defined twice: under {on_cfg} it expands to the check ({}:{}); under {off_cfg} it expands to nothing ({}:{}). Without that configuration the check is compiled out: no check, no panic, and the code goes on silently with the unchecked value.{meaning}",
             on.path, on.line, off.path, off.line
         );
         if !features.is_empty() {

@@ -7,7 +7,7 @@ use super::scope::Frame;
 use super::tokens::{self, Arg};
 use super::{Walker, STRINGIFY};
 use crate::fmt::{self, FmtArg, Naming};
-use crate::{literal, MacroCall};
+use crate::{literal, MacroCall, MessageTable, NamedLiteral};
 use errdex_model::{Kind, Template};
 use tree_sitter::Node;
 
@@ -446,11 +446,35 @@ impl<'a> Walker<'a> {
             .map(|a| tokens::pretty(&a.tokens, self.src()))
             .collect::<Vec<_>>()
             .join(", ");
+        // `Name => "text"`: an identifier, punctuation, a string literal.
+        let mut named_literals = Vec::new();
+        for a in args {
+            let [first, between @ .., last] = a.tokens.as_slice() else {
+                continue;
+            };
+            if first.kind() != "identifier"
+                || !tokens::is_string(last)
+                || between.iter().any(|t| t.is_named())
+            {
+                continue;
+            }
+            let Some(text) = literal::decode(self.text(*last)) else {
+                continue;
+            };
+            let (line, column) = self.lines.position(last.start_byte(), self.src);
+            named_literals.push(NamedLiteral {
+                name: self.text(*first).to_string(),
+                text,
+                line,
+                column,
+            });
+        }
         self.out.macro_calls.push(MacroCall {
             name: name.to_string(),
             proto,
             args_template,
             args_text,
+            named_literals,
         });
     }
 
@@ -465,6 +489,22 @@ impl<'a> Walker<'a> {
             .children(&mut c)
             .filter(|n| n.kind() == "macro_rule")
             .collect();
+        for rule in &rules {
+            let (Some(left), Some(right)) = (
+                rule.child_by_field_name("left"),
+                rule.child_by_field_name("right"),
+            ) else {
+                continue;
+            };
+            if let Some(ty) = message_table(self.text(left), self.text(right)) {
+                if !self.out.message_tables.iter().any(|t| t.macro_name == name) {
+                    self.out.message_tables.push(MessageTable {
+                        macro_name: name.clone(),
+                        ty,
+                    });
+                }
+            }
+        }
         let mut frame = Frame::named(&format!("{name}!"));
         frame.test = test;
         frame.in_macro = Some(name);
@@ -477,6 +517,80 @@ impl<'a> Walker<'a> {
         }
         self.frames.pop();
     }
+}
+
+/// For a `macro_rules!` rule whose matcher repeats `$name:ident ..
+/// $msg:expr` and whose body writes `$msg` in the arm `Type::$name => ..`
+/// of a `Display` impl: `Type` (the impl's type for `Self::$name`).
+pub(crate) fn message_table(matcher: &str, body: &str) -> Option<String> {
+    let group = matcher.split_once("$(")?.1;
+    let var = |frag: &[&str]| -> Option<String> {
+        group.match_indices('$').find_map(|(i, _)| {
+            let r = &group[i + 1..];
+            let e = r.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+            let (n, rest) = r.split_at(e);
+            let f = rest.trim_start().strip_prefix(':')?.trim_start();
+            let fe = f
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(f.len());
+            (!n.is_empty() && frag.contains(&&f[..fe])).then(|| n.to_string())
+        })
+    };
+    let name = var(&["ident"])?;
+    let msg = var(&["expr", "literal", "tt"])?;
+    if !body.contains("Display") {
+        return None;
+    }
+    let arm_key = format!("::${name}");
+    for (i, _) in body.match_indices(&arm_key) {
+        let after = &body[i + arm_key.len()..];
+        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let Some(arm) = after.trim_start().strip_prefix("=>") else {
+            continue;
+        };
+        let arm: String = arm.chars().take(160).collect();
+        // The arm ends at a `,` or `}` outside brackets.
+        let mut depth = 0i32;
+        let end = arm
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' => depth -= 1,
+                    '}' if depth > 0 => depth -= 1,
+                    _ => {}
+                }
+                depth < 0 || (depth == 0 && (c == ',' || c == '}'))
+            })
+            .map_or(arm.len(), |(i, _)| i);
+        let writes =
+            arm[..end].contains(&format!("${msg}")) && !arm[..end].contains(&format!("${msg}_"));
+        if !writes {
+            continue;
+        }
+        let ty: String = body[..i]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let ty = if ty == "Self" {
+            let r = body.split_once("Display for")?.1.trim_start();
+            r.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        } else {
+            ty
+        };
+        if !ty.is_empty() && !ty.starts_with('$') {
+            return Some(ty);
+        }
+    }
+    None
 }
 
 /// How a number literal prints: suffix and `_` separators dropped.
