@@ -37,21 +37,34 @@ pub(super) fn after_context(v: &str) -> Option<&str> {
 /// the same file, to know which package ships it.
 const PACKAGE_SCAN: u32 = 200;
 
+/// How far the search goes on when none is that near (a long module whose
+/// raises are far from the frame's line: pydantic's `main.py:176`, its
+/// first raise at 455), stopping [`PACKAGE_SCAN`] lines past the first
+/// found.
+const PACKAGE_SCAN_FAR: u32 = 5000;
+
 /// Segments of a path's tail tried as a package's file, at most.
 const MAX_TAIL: usize = 4;
 
 impl Index {
     /// The published packages' (repo, version) that ship the installed
     /// file a location names: those with a site in that file within
-    /// [`PACKAGE_SCAN`] lines of it (the line index is by file name and
-    /// line).
+    /// [`PACKAGE_SCAN`] lines of it, or of the nearest one up to
+    /// [`PACKAGE_SCAN_FAR`] away (the line index is by file name and line).
     pub(crate) fn shipping(&self, loc: &Location) -> Vec<(String, String)> {
         let Some(p) = loc.package.as_deref() else {
             return Vec::new();
         };
         let file = file_name(p);
         let mut found: Vec<(String, String)> = Vec::new();
-        for d in 0..=PACKAGE_SCAN {
+        // Out to PACKAGE_SCAN lines; where nothing is that near, on until
+        // something is, and PACKAGE_SCAN lines past it.
+        let mut end = PACKAGE_SCAN;
+        for d in 0..=PACKAGE_SCAN_FAR {
+            if d > end {
+                break;
+            }
+            let none_yet = found.is_empty();
             let lines = [loc.line.checked_sub(d), (d > 0).then(|| loc.line + d)];
             for line in lines.into_iter().flatten() {
                 for &[e, s] in self.sites_at(file, line).iter() {
@@ -63,6 +76,11 @@ impl Index {
                         }
                     }
                 }
+            }
+            if found.is_empty() && d == end {
+                end += 1;
+            } else if none_yet && !found.is_empty() && d > PACKAGE_SCAN {
+                end = d + PACKAGE_SCAN;
             }
         }
         found
@@ -136,11 +154,21 @@ impl Query<'_> {
                 ranked.insert(0, top);
             }
         }
-        for (target, c) in ranked.iter().take(MAX_PER_MESSAGE) {
+        // One entry per place: the sites of one line (a message bound once
+        // and raised from several statements reports its binding's line)
+        // are the same answer to a user.
+        let mut places = std::collections::HashSet::new();
+        for (target, c) in &ranked {
+            if out.len() == MAX_PER_MESSAGE {
+                break;
+            }
             if c.score() < MIN_SCORE && !c.at_location {
                 continue;
             }
-            out.push(self.to_match(mi, *target, c, &m.text, None));
+            let k = self.to_match(mi, *target, c, &m.text, None);
+            if places.insert((k.snapshot_id, k.path.clone(), k.line)) {
+                out.push(k);
+            }
         }
         if !located {
             // Where the report locates it, else (Python, whose innermost

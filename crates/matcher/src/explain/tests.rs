@@ -582,3 +582,32 @@ fn a_traceback_cut_to_its_last_source_line_is_placed_by_that_line() {
         Some("raise RequestsJSONDecodeError(e.msg, e.doc, e.pos)")
     );
 }
+
+#[test]
+fn a_package_frame_far_from_any_site_still_names_its_version() {
+    // pydantic 2.7.1: pydantic-core (compiled, not indexed) raised under
+    // `main.py:176`; the file's first site is at 455; pydantic's own
+    // `v1` copy prints the same shape of text.
+    let mut main = error(
+        "pypi:pydantic",
+        1,
+        Kind::Raise,
+        "Concrete names should only be generated for generic models.",
+        455,
+    );
+    main.sites[0].path = "pydantic/main.py".into();
+    let mut v1 = error(
+        "pypi:pydantic",
+        1,
+        Kind::Display,
+        "{} validation error{} for {}",
+        73,
+    );
+    v1.sites[0].path = "pydantic/v1/error_wrappers.py".into();
+    let ix = index(vec![main, v1], &[]);
+    let e = ix.explain("Traceback (most recent call last):\n  File \"C:\\Python311\\Lib\\site-packages\\pydantic\\main.py\", line 176, in __init__\n    self.__pydantic_validator__.validate_python(data, self_instance=self)\npydantic_core._pydantic_core.ValidationError: 2 validation errors for Settings\nAPI_ID\n  Field required [type=missing, input_value={}, input_type=dict]");
+    assert_eq!(
+        (e.matches[0].path.as_str(), e.matches[0].line),
+        ("pydantic/main.py", 176)
+    );
+}
