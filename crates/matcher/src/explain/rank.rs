@@ -502,8 +502,9 @@ impl Query<'_> {
             let named_prints = cands.iter().any(|(t, c)| {
                 matches!(t, Target::Site(e, _) if c.text > 0.0 && named(&self.entry(*e).error))
             });
+            let type_module = t;
             for (t, c) in cands.iter_mut() {
-                let Target::Site(e, _) = t else { continue };
+                let Target::Site(e, s) = t else { continue };
                 let e = &self.entry(*e).error;
                 if c.text == 0.0 {
                     continue;
@@ -512,9 +513,18 @@ impl Query<'_> {
                     c.other_package = named_prints;
                     continue;
                 }
-                let in_module = !module.is_empty()
-                    && (e.item_path.starts_with(&format!("{module}{sep}"))
-                        || e.item_path.starts_with(&format!("{krate}.{module}.")));
+                // A Python exception's `__str__` is its class's, in the very
+                // module its printed type names (`werkzeug.routing.BuildError`
+                // is not 2.2's `werkzeug.routing.exceptions`); other sites
+                // may raise it from anywhere below that module.
+                let path = &e.sites[*s as usize].path;
+                let in_module = if e.kind == Kind::Display && path.ends_with(".py") {
+                    python_module(path) == type_module
+                } else {
+                    !module.is_empty()
+                        && (e.item_path.starts_with(&format!("{module}{sep}"))
+                            || e.item_path.starts_with(&format!("{krate}.{module}.")))
+                };
                 c.evidence.push(Evidence::Target);
                 c.location = c.location.max(if in_module {
                     w.target_module
@@ -574,4 +584,12 @@ fn is_vendored(path: &str) -> bool {
                 | "_extern"
         )
     })
+}
+
+/// The dotted module an installed Python file is (`werkzeug/routing/exceptions.py`
+/// → `werkzeug.routing.exceptions`; a package's `__init__.py`, its folder).
+fn python_module(path: &str) -> String {
+    let p = path.strip_suffix(".py").unwrap_or(path);
+    let p = p.strip_suffix("/__init__").unwrap_or(p);
+    p.replace('/', ".")
 }

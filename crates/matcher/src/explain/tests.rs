@@ -611,3 +611,23 @@ fn a_package_frame_far_from_any_site_still_names_its_version() {
         ("pydantic/main.py", 176)
     );
 }
+
+#[test]
+fn an_exceptions_str_is_in_the_module_its_printed_type_names() {
+    // werkzeug moved `BuildError` from `werkzeug/routing.py` (2.1) to
+    // `werkzeug/routing/exceptions.py` (2.2): the printed type tells them.
+    let text = "Could not build url for endpoint {}. Did you mean {} instead?";
+    let mut old = error("pypi:werkzeug", 1, Kind::Display, text, 335);
+    old.revision = "2.1.2".into();
+    old.sites[0].path = "werkzeug/routing.py".into();
+    old.item_path = "werkzeug.routing.BuildError.__str__".into();
+    let mut new = error("pypi:werkzeug", 2, Kind::Display, text, 106);
+    new.revision = "2.2.2".into();
+    new.sites[0].path = "werkzeug/routing/exceptions.py".into();
+    new.item_path = "werkzeug.routing.exceptions.BuildError.__str__".into();
+    let ix = index(vec![old, new], &[]);
+    let e = ix.explain("werkzeug.routing.BuildError: Could not build url for endpoint 'auth.login'. Did you mean 'auth.logout' instead?");
+    assert_eq!(e.matches[0].revision, "2.1.2");
+    let e = ix.explain("werkzeug.routing.exceptions.BuildError: Could not build url for endpoint 'auth.login'. Did you mean 'auth.logout' instead?");
+    assert_eq!(e.matches[0].revision, "2.2.2");
+}
