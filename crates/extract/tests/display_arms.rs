@@ -2,16 +2,12 @@
 //! through a method of the type (`f.write_str(self.description())`): each
 //! arm is a site of its own, named by its pattern.
 
-use errdex_extract::{extract_all, RustExtractor, SourceFile};
+mod common;
+
 use errdex_model::Kind;
 
 fn sites(text: &str) -> Vec<(u32, String, Option<String>, Kind, String)> {
-    let files = vec![SourceFile {
-        path: "src/lib.rs".into(),
-        text: text.into(),
-    }];
-    extract_all(&RustExtractor, &files)
-        .sites
+    common::lib_sites(text)
         .into_iter()
         .map(|s| (s.line, s.template.to_string(), s.arm, s.kind, s.item_path))
         .collect()

@@ -3,15 +3,10 @@
 //! object_store's retry error): the message is the writes in order, with a
 //! hole where a conditional part printed something or nothing.
 
-use errdex_extract::{extract_all, RustExtractor, SourceFile};
+mod common;
 
 fn templates(text: &str) -> Vec<String> {
-    let files = vec![SourceFile {
-        path: "src/lib.rs".into(),
-        text: text.into(),
-    }];
-    extract_all(&RustExtractor, &files)
-        .sites
+    common::lib_sites(text)
         .into_iter()
         .map(|s| s.template.to_string())
         .collect()

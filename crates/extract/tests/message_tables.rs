@@ -3,16 +3,12 @@
 //! an invocation is the message of the variant it names, a site at the
 //! literal's line.
 
-use errdex_extract::{extract_all, RustExtractor, SourceFile};
+mod common;
+
 use errdex_model::Kind;
 
 fn sites(text: &str) -> Vec<(u32, String, Option<String>, Kind)> {
-    let files = vec![SourceFile {
-        path: "src/lib.rs".into(),
-        text: text.into(),
-    }];
-    extract_all(&RustExtractor, &files)
-        .sites
+    common::lib_sites(text)
         .into_iter()
         .map(|s| (s.line, s.template.to_string(), s.arm, s.kind))
         .collect()

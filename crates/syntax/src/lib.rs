@@ -87,6 +87,22 @@ pub fn count_errors(root: Node) -> usize {
     n
 }
 
+/// The identifier `s` begins with (letters, digits, `_`; empty if none).
+pub fn leading_ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The identifier `s` ends with (`foo!` before the `!` of `x = foo`).
+pub fn trailing_ident(s: &str) -> &str {
+    let start = s
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| i + s[i..].chars().next().map_or(1, char::len_utf8));
+    &s[start..]
+}
+
 /// A node's source text (empty if it is not valid UTF-8).
 pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
     n.utf8_text(src.as_bytes()).unwrap_or("")
@@ -107,6 +123,14 @@ pub fn named_child<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers_at_either_end() {
+        assert_eq!(leading_ident("Foo_1::bar"), "Foo_1");
+        assert_eq!(trailing_ident("let x = my_macro"), "my_macro");
+        assert_eq!(trailing_ident("é→ab"), "ab");
+        assert_eq!((leading_ident(" x"), trailing_ident("x ")), ("", ""));
+    }
 
     #[test]
     fn depth_and_errors() {

@@ -247,14 +247,7 @@ impl Analyzer {
         for start in (end.saturating_sub(30)..end).rev() {
             let l = lines[start];
             for (i, _) in l.match_indices('!') {
-                let name: String = l[..i]
-                    .chars()
-                    .rev()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect::<Vec<_>>()
-                    .into_iter()
-                    .rev()
-                    .collect();
+                let name = errdex_syntax::trailing_ident(&l[..i]);
                 let after = l[i + 1..].trim_start();
                 if name.is_empty() || !after.starts_with(['{', '(', '[']) {
                     continue;
@@ -278,8 +271,8 @@ impl Analyzer {
                         }
                     }
                 }
-                if depth > 0 && !out.contains(&name) {
-                    out.push(name);
+                if depth > 0 && !out.iter().any(|o| o == name) {
+                    out.push(name.to_string());
                 }
             }
         }

@@ -570,19 +570,10 @@ pub(crate) fn message_table(matcher: &str, body: &str) -> Option<String> {
         if !writes {
             continue;
         }
-        let ty: String = body[..i]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
+        let ty = errdex_syntax::trailing_ident(&body[..i]).to_string();
         let ty = if ty == "Self" {
             let r = body.split_once("Display for")?.1.trim_start();
-            r.chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect()
+            errdex_syntax::leading_ident(r).to_string()
         } else {
             ty
         };
