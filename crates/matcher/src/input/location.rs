@@ -153,6 +153,35 @@ pub fn alone(line: &str) -> Option<Location> {
     loc.path.ends_with(".rs").then_some(loc)
 }
 
+/// A sentence that ends in a library's location: a hook's own format
+/// (servo's `MSG (thread NAME, at PATH:LINE)`) or a user's words before it
+/// (`Application panicked in zenoh code: …/manager.rs:335:18`). Gives the
+/// words before it (less the group the location closes, and a trailing
+/// `at`/`in`/`:`) and the location. Only a path into a published crate
+/// counts: a project path in prose is too often only mentioned.
+pub fn trailing(text: &str) -> Option<(&str, Location)> {
+    let t = text.trim_end().trim_end_matches('.');
+    let closed = t.ends_with([')', ']']);
+    let t = t.trim_end_matches([')', ']']);
+    let start = t.rfind(char::is_whitespace).map_or(0, |k| k + 1);
+    let token = t[start..].trim_start_matches(['(', '[', '\'', '"', '`']);
+    let loc = parse(token)?;
+    if !loc.path.ends_with(".rs") || loc.registry.is_none() {
+        return None;
+    }
+    let mut words = &t[..start];
+    if closed {
+        if let Some(k) = words.rfind(['(', '[']) {
+            words = &words[..k];
+        }
+    }
+    let mut words = words.trim_end();
+    for tail in [" at", " in", ":", ",", " -"] {
+        words = words.strip_suffix(tail).unwrap_or(words).trim_end();
+    }
+    Some((words, loc))
+}
+
 /// The location std's `Location` prints with `{:?}` or `{:#?}` (a hook that
 /// logs its `PanicInfo`): `Location { file: "…", line: N, col: C }`, over
 /// one line or several; with the byte range of `text` it spans.
@@ -302,5 +331,25 @@ mod tests {
             debug_printed(r#"Location { file: "src\\main.rs", line: 2, col: 5 }"#).unwrap();
         assert_eq!(l.path, r"src\main.rs");
         assert!(alone("the file at: src/lib.rs:3:1").is_none());
+    }
+
+    #[test]
+    fn a_sentence_ending_in_a_library_location() {
+        let (words, l) = trailing("already mutably borrowed (thread DevtoolsClientHandler, at /h/.local/share/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/atomic_refcell-0.1.14/src/lib.rs:158)").unwrap();
+        assert_eq!(words, "already mutably borrowed");
+        assert_eq!(
+            (l.registry.unwrap().name.as_str(), l.line),
+            ("atomic_refcell", 158)
+        );
+        let (words, l) = trailing("Application panicked in zenoh code: registry/src/index.crates.io-6f17d22bba15001f/zenoh-transport-0.10.1-rc/src/manager.rs:335:18").unwrap();
+        assert_eq!(words, "Application panicked in zenoh code");
+        assert_eq!((l.line, l.column), (335, Some(18)));
+        let (words, _) =
+            trailing(r"failed at C:\cargo\registry\src\x\foo-1.2.3\src\lib.rs:7:1.").unwrap();
+        assert_eq!(words, "failed");
+        // A project's path in prose, a non-Rust file, no location at all.
+        assert!(trailing("the run failed at src/lib.rs:3:1").is_none());
+        assert!(trailing("see /h/foo-1.2.3/README.md:3").is_none());
+        assert!(trailing("connection refused").is_none());
     }
 }

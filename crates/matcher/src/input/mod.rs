@@ -461,6 +461,17 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
                     m.origin = Origin::Location;
                 }
             }
+            // A sentence ending in a library's location (a hook's own
+            // format, a user's words before the place).
+            if m.location.is_none() {
+                if let Some((words, place)) = location::trailing(&m.text) {
+                    m.text = words.to_string();
+                    m.location = Some(place);
+                    if m.text.is_empty() {
+                        m.origin = Origin::Location;
+                    }
+                }
+            }
             if origin == Origin::Bare && in_report.is_none() {
                 bare.push((i, m.text.clone()));
             }
@@ -827,6 +838,24 @@ mod tests {
         let m = parse("Error: no config\n   0: app::load\n             at ./src/load.rs:3:5\n   1: app::main\n             at ./src/main.rs:9:1\n");
         assert_eq!(m[0].text, "no config");
         assert_eq!(m[0].frames.len(), 2);
+    }
+
+    #[test]
+    fn a_sentence_ending_in_a_library_place_is_its_message_at_that_place() {
+        // servo's panic hook, after a log line; a user's words before a place.
+        let m = parse("[2026-05-26T21:37:50Z DEBUG devtools::actor] registering NodeActor177\nalready mutably borrowed (thread DevtoolsClientHandler, at /h/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/atomic_refcell-0.1.14/src/lib.rs:158)");
+        let m = m
+            .iter()
+            .find(|m| m.text == "already mutably borrowed")
+            .unwrap();
+        assert_eq!(m.location.as_ref().unwrap().line, 158);
+        let m = parse("Application panicked in zenoh code: registry/src/index.crates.io-6f17d22bba15001f/zenoh-transport-0.10.1-rc/src/manager.rs:335:18");
+        assert_eq!(m[0].text, "Application panicked in zenoh code");
+        let r = m[0].location.as_ref().unwrap().registry.as_ref().unwrap();
+        assert_eq!(
+            (r.name.as_str(), r.version.as_str()),
+            ("zenoh-transport", "0.10.1-rc")
+        );
     }
 
     #[test]
