@@ -134,6 +134,7 @@ impl Query<'_> {
             m.target.as_deref(),
             std_located,
             panic,
+            None,
         );
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
         let memo = Memo::default();
@@ -341,7 +342,7 @@ impl Query<'_> {
         // of it: `{}, or {}` explains nothing).
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let mut ranked = self.rank(text, None, &[], None, false, false);
+        let mut ranked = self.rank(text, None, &[], None, false, false, Some(snapshot));
         for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
             let c = self.whole_literal(l, &norm, chars).filter(|c| {
                 c.found
@@ -369,7 +370,7 @@ impl Query<'_> {
     /// The multi-line template that prints a whole report: one the word
     /// index finds, else a layout without words of its own.
     fn layout_of(&self, report: &str) -> Option<(Target, Features)> {
-        let ranked = self.rank(report, None, &[], None, false, false);
+        let ranked = self.rank(report, None, &[], None, false, false, None);
         if let Some(found) = ranked.into_iter().find(|(t, c)| {
             c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
         }) {
@@ -464,7 +465,15 @@ impl Query<'_> {
         }
         let memo = Memo::default();
         let whole = |t: &str| {
-            let ranked = self.rank(t, None, &[], None, false, false);
+            let ranked = self.rank(
+                t,
+                None,
+                &[],
+                None,
+                false,
+                false,
+                parent.map(|p| p.1.snapshot),
+            );
             let norm = normalize(t);
             let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;
             let i = self.default_definition(&ranked, i).unwrap_or(i);

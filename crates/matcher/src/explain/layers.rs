@@ -169,11 +169,20 @@ impl Query<'_> {
                 if k.inner_of != Some(i) || k.same_text_as.is_some() || k.constant_part {
                     continue;
                 }
-                queue.push_back(j);
                 // Another crate's text inside a value must be a whole
                 // message of some length; a part of one only counts within
                 // the crate that printed the value.
                 let same = k.snapshot_id == out[i].snapshot_id;
+                // A value's shape or variant name (`UnexpectedEof`) of a
+                // crate the printing one does not depend on is a namesake,
+                // not what it printed.
+                let namesake =
+                    !same && layer_class(k) < 3 && !self.may_wrap(out[i].snapshot_id, &k.repo);
+                // Nor are the layers a namesake holds.
+                if namesake {
+                    continue;
+                }
+                queue.push_back(j);
                 let whole = (k.evidence.contains(&Evidence::Template)
                     && (same || k.literal_chars >= 8))
                     || ((same || k.literal_chars >= 12)
@@ -274,7 +283,7 @@ impl Query<'_> {
                 continue;
             }
             let layer = |v: &str| {
-                let ranked = self.rank(v, None, &[], None, false, false);
+                let ranked = self.rank(v, None, &[], None, false, false, Some(snapshot));
                 let vn = normalize(v);
                 self.choose(
                     &ranked,

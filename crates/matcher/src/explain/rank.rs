@@ -343,6 +343,9 @@ impl Query<'_> {
 
     /// Features sites for a message, best first. `std_text`: the message
     /// is std's own text, so only located sites can have printed it.
+    /// `keep`: the snapshot of the layer that printed this text (a hole's
+    /// value): its sites are weighed however many others share their
+    /// template (`Empty` of a crate's own error kind among hundreds).
     pub(super) fn rank(
         &self,
         text: &str,
@@ -351,6 +354,7 @@ impl Query<'_> {
         target: Option<&str>,
         std_text: bool,
         panic: bool,
+        keep: Option<i64>,
     ) -> Vec<(Target, Features)> {
         let w = score::weights();
         let norm = normalize(truncate(text, MAX_MESSAGE));
@@ -410,7 +414,8 @@ impl Query<'_> {
                 for (site, s) in e.error.sites.iter().enumerate() {
                     let key = Target::Site(entry, site as u32);
                     let seen = cands.contains_key(&key);
-                    if taken >= MAX_SITES_PER_TEMPLATE && !seen {
+                    if taken >= MAX_SITES_PER_TEMPLATE && !seen && keep != Some(e.error.snapshot_id)
+                    {
                         continue;
                     }
                     // std's texts (`unwrap`) and messages std wrote are

@@ -631,3 +631,80 @@ fn an_exceptions_str_is_in_the_module_its_printed_type_names() {
     let e = ix.explain("werkzeug.routing.exceptions.BuildError: Could not build url for endpoint 'auth.login'. Did you mean 'auth.logout' instead?");
     assert_eq!(e.matches[0].revision, "2.2.2");
 }
+
+#[test]
+fn a_printed_values_field_is_first_its_own_crates_among_many_namesakes() {
+    // num-bigint's `ParseBigIntError { kind: Empty }`: `Empty` is a variant
+    // of dozens of crates' enums, listed before num-bigint's own.
+    let mut errors: Vec<MatchEntry> = (0..40)
+        .map(|i| {
+            error(
+                &format!("crate:other{i}"),
+                10 + i,
+                Kind::DebugVariant,
+                "Empty",
+                7,
+            )
+        })
+        .collect();
+    errors.push(error(
+        "crate:bigint",
+        1,
+        Kind::DebugDerive,
+        "ParseBigIntError { kind: {} }",
+        143,
+    ));
+    errors.push(error("crate:bigint", 1, Kind::DebugVariant, "Empty", 149));
+    let ix = index(errors, &[(1, &[])]);
+    let x =
+        ix.explain("called `Result::unwrap()` on an `Err` value: ParseBigIntError { kind: Empty }");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:bigint", 149)
+    );
+}
+
+#[test]
+fn a_variant_name_of_a_crate_the_printer_does_not_use_is_a_namesake() {
+    // rmp's `InvalidDataRead(E)` holds std's `io::Error` (`Kind(..)`); a
+    // crate rmp does not depend on copies std's io error and its kinds.
+    let ix = index(
+        vec![
+            error(
+                "crate:rmp",
+                1,
+                Kind::DebugVariant,
+                "InvalidDataRead({})",
+                151,
+            ),
+            error("crate:io2", 2, Kind::DebugImpl, "Kind({})", 624),
+            error("crate:io2", 2, Kind::DebugVariant, "UnexpectedEof", 158),
+        ],
+        &[(1, &["num-traits"]), (2, &[])],
+    );
+    let x = ix.explain("InvalidDataRead(Kind(UnexpectedEof))");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:rmp", 151)
+    );
+    // Where the printing crate depends on it, the variant is the cause.
+    let ix = index(
+        vec![
+            error(
+                "crate:rmp",
+                1,
+                Kind::DebugVariant,
+                "InvalidDataRead({})",
+                151,
+            ),
+            error("crate:io2", 2, Kind::DebugImpl, "Kind({})", 624),
+            error("crate:io2", 2, Kind::DebugVariant, "UnexpectedEof", 158),
+        ],
+        &[(1, &["io2"]), (2, &[])],
+    );
+    let x = ix.explain("InvalidDataRead(Kind(UnexpectedEof))");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:io2", 158)
+    );
+}
