@@ -2,7 +2,7 @@
 //! a report it sits in, the templates its text matches, a value inside it.
 
 use super::layers::{explains_enough, Memo, Parent, MIN_SCORE, ROOT_SHARE};
-use super::rank::{is_std_wrapper, path_agrees};
+use super::rank::{is_std_wrapper, path_agrees, Around};
 use super::text::{quoted_strings, strip_std_shapes, truncate, unquote, MAX_MESSAGE};
 use super::*;
 use crate::index::{file_name, literal_template};
@@ -129,12 +129,14 @@ impl Query<'_> {
         let panic = m.origin == input::Origin::Panic && m.std.is_none();
         let mut ranked = self.rank(
             &m.text,
-            m.location.as_ref(),
-            &m.frames,
-            m.target.as_deref(),
-            std_located,
-            panic,
-            None,
+            Around {
+                location: m.location.as_ref(),
+                frames: &m.frames,
+                target: m.target.as_deref(),
+                std_text: std_located,
+                panic,
+                keep: None,
+            },
         );
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
         let memo = Memo::default();
@@ -342,7 +344,13 @@ impl Query<'_> {
         // of it: `{}, or {}` explains nothing).
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
-        let mut ranked = self.rank(text, None, &[], None, false, false, Some(snapshot));
+        let mut ranked = self.rank(
+            text,
+            Around {
+                keep: Some(snapshot),
+                ..Around::default()
+            },
+        );
         for &l in self.reports.short.get(&snapshot).into_iter().flatten() {
             let c = self.whole_literal(l, &norm, chars).filter(|c| {
                 c.found
@@ -370,7 +378,7 @@ impl Query<'_> {
     /// The multi-line template that prints a whole report: one the word
     /// index finds, else a layout without words of its own.
     fn layout_of(&self, report: &str) -> Option<(Target, Features)> {
-        let ranked = self.rank(report, None, &[], None, false, false, None);
+        let ranked = self.rank(report, Around::default());
         if let Some(found) = ranked.into_iter().find(|(t, c)| {
             c.evidence.contains(Evidence::Template) && self.template_text(*t).contains('\n')
         }) {
@@ -467,12 +475,10 @@ impl Query<'_> {
         let whole = |t: &str| {
             let ranked = self.rank(
                 t,
-                None,
-                &[],
-                None,
-                false,
-                false,
-                parent.map(|p| p.1.snapshot),
+                Around {
+                    keep: parent.map(|p| p.1.snapshot),
+                    ..Around::default()
+                },
             );
             let norm = normalize(t);
             let i = self.choose(&ranked, &norm, parent.map(|p| p.1), 1, &memo)?;

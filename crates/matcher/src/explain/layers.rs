@@ -2,7 +2,7 @@
 //! in turn, and how much of a message each layer accounts for.
 
 use super::candidates::{after_context, MAX_PER_MESSAGE};
-use super::rank::unwraps;
+use super::rank::{unwraps, Around};
 use super::text::{strip_std_shapes, unquote};
 use super::*;
 use crate::pattern::normalize;
@@ -283,7 +283,13 @@ impl Query<'_> {
                 continue;
             }
             let layer = |v: &str| {
-                let ranked = self.rank(v, None, &[], None, false, false, Some(snapshot));
+                let ranked = self.rank(
+                    v,
+                    Around {
+                        keep: Some(snapshot),
+                        ..Around::default()
+                    },
+                );
                 let vn = normalize(v);
                 self.choose(
                     &ranked,

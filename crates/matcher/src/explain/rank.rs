@@ -41,6 +41,26 @@ const MAX_CHOICE_SCAN: usize = 256;
 /// A printed value is explained by a template covering this much of it.
 const MIN_VALUE_TEXT: f64 = 0.4;
 
+/// What the paste says about a message besides its text.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Around<'a> {
+    /// Where the report places it.
+    pub(super) location: Option<&'a Location>,
+    /// The backtrace's frames.
+    pub(super) frames: &'a [Frame],
+    /// The log target that logged it.
+    pub(super) target: Option<&'a str>,
+    /// The message is std's own text, so only located sites can have
+    /// printed it.
+    pub(super) std_text: bool,
+    /// A panic's message.
+    pub(super) panic: bool,
+    /// The snapshot of the layer that printed this text (a hole's value):
+    /// its sites are weighed however many others share their template
+    /// (`Empty` of a crate's own error kind among hundreds).
+    pub(super) keep: Option<i64>,
+}
+
 /// What makes two candidates one choice: a template's literal segments
 /// (templates alike but for their holes' names are one), or a literal.
 enum ChoiceKey<'a> {
@@ -341,21 +361,17 @@ impl Query<'_> {
         }
     }
 
-    /// Features sites for a message, best first. `std_text`: the message
-    /// is std's own text, so only located sites can have printed it.
-    /// `keep`: the snapshot of the layer that printed this text (a hole's
-    /// value): its sites are weighed however many others share their
-    /// template (`Empty` of a crate's own error kind among hundreds).
-    pub(super) fn rank(
-        &self,
-        text: &str,
-        location: Option<&Location>,
-        frames: &[Frame],
-        target: Option<&str>,
-        std_text: bool,
-        panic: bool,
-        keep: Option<i64>,
-    ) -> Vec<(Target, Features)> {
+    /// Features sites for a message, best first, given what the paste says
+    /// around it.
+    pub(super) fn rank(&self, text: &str, around: Around) -> Vec<(Target, Features)> {
+        let Around {
+            location,
+            frames,
+            target,
+            std_text,
+            panic,
+            keep,
+        } = around;
         let w = score::weights();
         let norm = normalize(truncate(text, MAX_MESSAGE));
         let chars = norm.chars().count().max(1);
