@@ -150,7 +150,7 @@ const UNEXPECTED: &[(&str, &str)] = &[
 ];
 
 /// Types that are never a crate's error type, whatever their constructor.
-const NOT_ERROR_TYPES: &[&str] = &[
+pub(super) const NOT_ERROR_TYPES: &[&str] = &[
     "String", "Box", "Arc", "Rc", "Cow", "PathBuf", "Path", "Vec", "Some", "Ok", "Option",
     "Result", "OsString", "CString", "Regex", "Command", "HashMap", "BTreeMap", "HashSet",
 ];

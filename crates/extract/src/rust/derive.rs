@@ -3,11 +3,14 @@
 //! or variant.
 
 use super::attrs::Attrs;
+use super::calls::NOT_ERROR_TYPES;
 use super::scope::Frame;
+use super::scope::{self, last_segment};
 use super::tokens;
 use super::Walker;
 use crate::fmt::{self, FmtArg, Naming};
 use crate::literal;
+use crate::{Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
 use tree_sitter::Node;
 
@@ -67,6 +70,36 @@ impl<'a> Walker<'a> {
         names
     }
 
+    /// The error types a return type names: `E` of every `Result<T, E>` in
+    /// it (`Result<Vec<N>, Cycle<N>>`, `Poll<Result<(), RecvError>>`).
+    pub(super) fn result_error_types(&mut self, ret: Node) {
+        let mut stack = vec![ret];
+        while let Some(n) = stack.pop() {
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+            if n.kind() != "generic_type" {
+                continue;
+            }
+            let is_result = n
+                .child_by_field_name("type")
+                .is_some_and(|t| last_segment(self.text(t)) == "Result");
+            let Some(args) = n.child_by_field_name("type_arguments") else {
+                continue;
+            };
+            let mut c = args.walk();
+            let Some(err) = args.named_children(&mut c).nth(1).filter(|_| is_result) else {
+                continue;
+            };
+            let name = scope::type_name(err, self.src());
+            let name = last_segment(&name);
+            if name.starts_with(|c: char| c.is_ascii_uppercase())
+                && !NOT_ERROR_TYPES.contains(&name)
+            {
+                self.out.error_types.push(name.to_string());
+            }
+        }
+    }
+
     /// Derived `Debug`: one site per struct, or per variant of an enum,
     /// whose template is what `{:?}` prints (`Name`, `Name({0:?})`,
     /// `Name { field: {field:?} }`), so that a printed value leads to its
@@ -76,13 +109,17 @@ impl<'a> Walker<'a> {
         if node.kind() != "enum_item" {
             let name = node.child_by_field_name("name");
             if let Some(name) = name {
-                let (template, types) = debug_shape(self.text(name), body, self.src());
+                let ty = self.text(name);
+                let (template, types) = debug_shape(ty, body, self.src());
                 let site = self.new_site(node, name, Kind::DebugDerive, template);
-                self.push_debug(site, types);
+                self.push_debug(site, ty, types);
             }
             return;
         }
         let Some(body) = body else { return };
+        let ty = node
+            .child_by_field_name("name")
+            .map_or("", |n| self.text(n));
         let mut c = body.walk();
         let variants: Vec<Node> = body
             .named_children(&mut c)
@@ -96,19 +133,24 @@ impl<'a> Walker<'a> {
             let (template, types) = debug_shape(vname, v.child_by_field_name("body"), self.src());
             self.frames.push(Frame::named(vname));
             let site = self.new_site(v, name, Kind::DebugVariant, template);
-            self.push_debug(site, types);
+            self.push_debug(site, ty, types);
             self.frames.pop();
         }
     }
 
-    /// Pushes a derived-`Debug` site with its holes' field types.
-    fn push_debug(&mut self, site: Site, types: Vec<String>) {
+    /// Pushes a derived-`Debug` site of type `ty` with its holes' field
+    /// types. It counts only where the type is an error or held by one:
+    /// what `{:?}` prints of an opcode or a config is not an error's text.
+    fn push_debug(&mut self, site: Site, ty: &str, types: Vec<String>) {
         if types.iter().any(|t| !t.is_empty()) {
             self.out
                 .debug_fields
                 .push((self.out.candidates.len(), types));
         }
-        self.push(site);
+        self.out.candidates.push(Candidate {
+            site,
+            condition: Condition::ErrorType(ty.to_string()),
+        });
     }
 
     pub(super) fn thiserror_variants(&mut self, body: Node, default: Option<Node>) {

@@ -436,6 +436,22 @@ impl<'a> Walker<'a> {
                     }
                 }
                 let describes = self.describer_of(name);
+                // What a public fn (or a trait's method) returns as an error
+                // reaches users; a private fn's `Err(index)` is signalling.
+                let public = {
+                    let mut c = node.walk();
+                    let visibility = node
+                        .children(&mut c)
+                        .find(|n| n.kind() == "visibility_modifier");
+                    visibility.is_some_and(|v| self.text(v) == "pub")
+                        || self
+                            .frames
+                            .last()
+                            .is_some_and(|f| f.name.starts_with('<') && f.name.contains(" as "))
+                };
+                if let Some(ret) = node.child_by_field_name("return_type").filter(|_| public) {
+                    self.result_error_types(ret);
+                }
                 self.frames.push(frame);
                 if let (Some(d), Some(body)) = (describes, node.child_by_field_name("body")) {
                     self.describer_sites(body, &d);
