@@ -2,7 +2,7 @@
 //! `warnings.warn`, exception constructors, usage errors, messages bound
 //! to names, module constants and dicts of messages.
 
-use crate::message::{is_constant_name, last_segment, Message};
+use crate::message::{is_constant_name, last_segment, Message, MESSAGE_KEYWORDS};
 use crate::strings::{self, PercentArgs};
 use crate::walker::{Binding, Walker};
 use errdex_extract::{Condition, ConstDef};
@@ -270,9 +270,22 @@ impl<'a> Walker<'a> {
             .child_by_field_name("function")
             .map_or("", |f| self.text(f));
         if !self.is_exception_name(last_segment(fname)) {
-            // A helper (`self.error("bad %s", x)`) formats what follows.
-            let (pos, _) = self.call_args(call);
-            if let Some(i) = pos.iter().position(|a| self.message(*a).has_text()) {
+            let (pos, kw) = self.call_args(call);
+            // A helper's argument named the message is the message
+            // (`warn_deprecated("3.1", message="… %(since)s …")`); the
+            // helper fills its `%(name)s` fields.
+            let named = kw
+                .iter()
+                .filter(|(k, _)| MESSAGE_KEYWORDS.contains(k))
+                .map(|(_, v)| self.message(*v))
+                .find(Message::has_text);
+            if let Some(named) = named {
+                msg = named;
+                if msg.template.literals().any(|s| s.contains("%(")) {
+                    msg.template = strings::percent(&msg.template, &PercentArgs::Mapping);
+                }
+            } else if let Some(i) = pos.iter().position(|a| self.message(*a).has_text()) {
+                // A helper (`self.error("bad %s", x)`) formats what follows.
                 msg.template = self.percent_with(call, &msg.template, &pos[i + 1..]);
             }
         }

@@ -232,6 +232,22 @@ fn warnings_warn() {
 }
 
 #[test]
+fn a_helpers_message_keyword_is_its_message() {
+    // matplotlib 3.1's deprecation helper: the version first, the message
+    // by name, its `%(name)s` fields filled by the helper.
+    let text = "def f(ls):\n    cbook.warn_deprecated(\n        \"3.1\", message=\"Passing the drawstyle with the linestyle \"\n        \"is deprecated since Matplotlib %(since)s and support will be \"\n        \"removed %(removal)s.\")\n";
+    assert_eq!(
+        sites(text),
+        one(
+            Kind::Warning,
+            2,
+            5,
+            "Passing the drawstyle with the linestyle is deprecated since Matplotlib {since} and support will be removed {removal}."
+        )
+    );
+}
+
+#[test]
 fn exception_class_texts() {
     let text = "class HTTPError(Exception):\n    \"\"\"An HTTP error.\"\"\"\n\nclass NotFound(HTTPError):\n    code = 404\n    description = (\n        \"The requested URL was not found.\"\n    )\n\n    def __str__(self):\n        return f\"{self.code} Not Found: {self.description}\"\n\n    def __repr__(self):\n        return \"<NotFound %s>\" % self.code\n";
     assert_eq!(

@@ -187,14 +187,14 @@ impl Query<'_> {
             let place = m
                 .location
                 .as_ref()
-                .and_then(|l| self.place_match(mi, l))
+                .and_then(|l| self.place_match(mi, l, !explained))
                 .or_else(|| {
                     (!explained && by_runtime).then_some(())?;
                     m.frames
                         .iter()
                         .filter_map(|f| f.at.as_ref())
                         .filter(|l| l.package.is_some())
-                        .find_map(|l| self.place_match(mi, l))
+                        .find_map(|l| self.place_match(mi, l, false))
                 });
             if let Some(place) = place {
                 out.insert(0, place);
@@ -579,9 +579,32 @@ impl Query<'_> {
         })
     }
 
+    /// The newest indexed version of the package a file path begins with
+    /// (`uvicorn/middleware/asgi2.py`) whose stored file has line `line`:
+    /// a file without any site (a call into the program's code, where the
+    /// interpreter raised) is still that package's.
+    fn holding_line(&self, path: &str, line: u32) -> Option<(String, String)> {
+        let top = path.split('/').next()?;
+        let key = crate::versions::package_key(top);
+        let mut snapshots: Vec<(&(String, String), &i64)> = self
+            .snapshots
+            .iter()
+            .filter(|((repo, _), _)| {
+                repo.starts_with("pypi:") && crate::versions::package_key(repo) == key
+            })
+            .collect();
+        snapshots.sort_by(|a, b| crate::index::version_order(&b.0 .1, &a.0 .1).then(b.1.cmp(a.1)));
+        snapshots
+            .into_iter()
+            .find(|(_, &id)| self.files.line(id, path, line).is_some())
+            .map(|(k, _)| k.clone())
+    }
+
     /// A match for the line a registry location names in an indexed
     /// snapshot where no site stands (an implicit panic).
-    fn place_match(&self, mi: usize, loc: &Location) -> Option<Match> {
+    /// `anywhere`: also a line of a package file without any site (where
+    /// nothing explains the text: the interpreter raised there).
+    fn place_match(&self, mi: usize, loc: &Location, anywhere: bool) -> Option<Match> {
         let (repo, revision, path) = match &loc.registry {
             Some(r) => (
                 format!("crate:{}", r.name),
@@ -589,8 +612,11 @@ impl Query<'_> {
                 r.path.clone(),
             ),
             None => {
-                let (repo, revision) = self.package_of(loc)?;
-                (repo, revision, loc.package.clone()?)
+                let p = loc.package.clone()?;
+                let (repo, revision) = self
+                    .package_of(loc)
+                    .or_else(|| anywhere.then(|| self.holding_line(&p, loc.line)).flatten())?;
+                (repo, revision, p)
             }
         };
         let snapshot_id = *self.snapshots.get(&(repo.clone(), revision.clone()))?;

@@ -708,3 +708,47 @@ fn a_variant_name_of_a_crate_the_printer_does_not_use_is_a_namesake() {
         ("crate:io2", 158)
     );
 }
+
+#[test]
+fn the_interpreters_text_in_a_package_file_without_sites_is_placed_there() {
+    // uvicorn 0.11.5's `asgi2.py:6` calls the program's app, which takes
+    // other arguments: Python raised there, in a file with no site; a
+    // literal of another package only resembles the text.
+    struct Files;
+    impl crate::versions::SourceLines for Files {
+        fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String> {
+            (snapshot == 1 && path == "uvicorn/middleware/asgi2.py" && line <= 9)
+                .then(|| "        instance = self.app(scope)".to_string())
+        }
+        fn find_line(&self, _: i64, _: &str) -> Option<(String, u32)> {
+            None
+        }
+    }
+    let mut uvicorn = error("pypi:uvicorn", 1, Kind::Raise, "Invalid HTTP request", 40);
+    uvicorn.sites[0].path = "uvicorn/protocols/http/h11_impl.py".into();
+    let mut sklearn = error(
+        "pypi:scikit-learn",
+        2,
+        Kind::Raise,
+        "Missing required positional argument: Xt",
+        86,
+    );
+    sklearn.sites[0].path = "sklearn/cluster/_feature_agglomeration.py".into();
+    let ix = index(vec![uvicorn, sklearn], &[]);
+    let paste = "Traceback (most recent call last):\n  File \"/h/.local/lib/python3.7/site-packages/uvicorn/middleware/asgi2.py\", line 6, in __call__\n    instance = self.app(scope)\nTypeError: __call__() missing 1 required positional argument: 'start_response'";
+    let e = ix.explain_with(paste, &Files);
+    assert_eq!(
+        (
+            e.matches[0].repo.as_str(),
+            e.matches[0].path.as_str(),
+            e.matches[0].line
+        ),
+        ("pypi:uvicorn", "uvicorn/middleware/asgi2.py", 6)
+    );
+    // Without the file stored, no place is made up.
+    let e = ix.explain_with(paste, &crate::versions::NoSources);
+    assert!(e
+        .matches
+        .iter()
+        .all(|m| m.path != "uvicorn/middleware/asgi2.py"));
+}

@@ -616,8 +616,17 @@ fn python_step(lines: &[&str], i: &mut usize, out: &mut Vec<Message>) -> bool {
         return true;
     }
     if line.starts_with("E ") || t == "E" {
+        let start = *i;
         if let Some(e) = python::pytest_error(lines, i) {
+            let first = out.len();
+            let unlocated = e.location.is_none();
             push_exception(out, e, Origin::Exception, 0);
+            // The `>` line above the block is the statement that raised.
+            if unlocated {
+                if let Some(m) = out.get_mut(first) {
+                    m.source_line = python::pytest_source_line(lines, start);
+                }
+            }
             return true;
         }
     }

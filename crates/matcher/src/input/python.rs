@@ -59,6 +59,7 @@ struct Patterns {
     log_flask: Regex,
     log_dashes: Regex,
     log_name_first: Regex,
+    log_bracketed: Regex,
     django_location: Regex,
 }
 
@@ -98,6 +99,12 @@ fn patterns() -> &'static Patterns {
         .expect("valid regex"),
         django_location: Regex::new(
             r"^\s*Exception Location:\s+(?P<path>\S.*?\.py) in (?P<func>[\w<>.]+), line (?P<line>\d+)\s*$",
+        )
+        .expect("valid regex"),
+        // gunicorn's `[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s`
+        // (older: the time unbracketed), and kin without the process.
+        log_bracketed: Regex::new(
+            r"^(?:\[[^\]]*\d\d:\d\d:\d\d[^\]]*\]|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: [+-]\d{4})?)\s+(?:\[\d+\]\s+)?\[(?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG)\]\s+(?P<msg>.*\S)\s*$",
         )
         .expect("valid regex"),
         log_name_first: Regex::new(
@@ -640,6 +647,14 @@ pub fn pytest_error(lines: &[&str], i: &mut usize) -> Option<Exception> {
     })
 }
 
+/// The statement pytest marks with `>` right above the `E   ` block that
+/// starts at line `i`: where the exception was raised.
+pub fn pytest_source_line(lines: &[&str], i: usize) -> Option<String> {
+    let above = lines.get(i.checked_sub(1)?)?.trim_start();
+    let source = above.strip_prefix('>')?.trim();
+    (!source.is_empty()).then(|| source.to_string())
+}
+
 /// pytest's `path:line: in f` frame lines of a long report.
 pub fn pytest_frame(line: &str) -> Option<Location> {
     let c = patterns().pytest_at.captures(line.trim())?;
@@ -678,7 +693,13 @@ pub fn logged(line: &str) -> Option<Logged> {
             location: None,
         });
     }
-    for re in [&p.log_basic, &p.log_flask, &p.log_dashes, &p.log_name_first] {
+    for re in [
+        &p.log_basic,
+        &p.log_flask,
+        &p.log_dashes,
+        &p.log_name_first,
+        &p.log_bracketed,
+    ] {
         if let Some(c) = re.captures(line.trim_end()) {
             let target = c
                 .name("name")
@@ -997,6 +1018,31 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         let r = logged("<string>:4: (ERROR/3) Unexpected indentation.").unwrap();
         assert_eq!(r.text, "Unexpected indentation.");
         assert!(logged("just a line").is_none());
+        // gunicorn's format, now and in 2013.
+        for (line, text) in [
+            (
+                "[2024-01-09 13:24:39 +0000] [1637] [CRITICAL] WORKER TIMEOUT (pid:7214)",
+                "WORKER TIMEOUT (pid:7214)",
+            ),
+            (
+                "2013-06-06 22:24:29 [26219] [WARNING] Worker with pid 7289 was terminated due to signal 6",
+                "Worker with pid 7289 was terminated due to signal 6",
+            ),
+        ] {
+            let r = logged(line).unwrap();
+            assert_eq!(r.text, text);
+            assert!(r.level >= Level::Warn);
+        }
+    }
+
+    #[test]
+    fn pytest_marks_the_raising_statement() {
+        let l = lines("            for from_exc, to_exc in map.items():\n>                   raise to_exc(exc)\nE                   httpcore.ConnectError: [Errno -2] Name or service not known");
+        assert_eq!(
+            pytest_source_line(&l, 2).as_deref(),
+            Some("raise to_exc(exc)")
+        );
+        assert_eq!(pytest_source_line(&l, 1), None);
     }
 
     #[test]
