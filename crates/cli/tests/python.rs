@@ -142,6 +142,18 @@ fn a_missing_version_or_bad_spec_fails_in_one_line() {
     }
 }
 
+#[test]
+fn a_decade_old_sdist_whose_setup_no_longer_runs_is_indexed() {
+    // BeautifulSoup 3.2.2 (2010) exists only as an sdist whose `setup.py`
+    // fails on today's Python, so pip cannot prepare its metadata; the
+    // archive itself is fetched through pip's finder, its hash checked.
+    let tmp = tempfile::tempdir().unwrap();
+    let db = tmp.path().join("old.db");
+    let v = run_json(errdex(&db).args(["index", "--json", "pypi:BeautifulSoup==3.2.2"]));
+    assert_eq!(v["revision"], "3.2.2", "{v}");
+    assert!(v["sites"].as_u64().unwrap() > 0, "{v}");
+}
+
 /// A real traceback of `idna` `version`: both versions raise from line
 /// 250 with the same text, and differ in the callers' lines (what the
 /// printed source lines tell, wherever the package was installed).

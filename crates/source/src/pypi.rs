@@ -138,7 +138,52 @@ pub fn load(spec: &PypiSpec, wanted: &dyn Fn(&str) -> bool) -> Result<Snapshot, 
             }
         }
     }
+    // pip found no wheel and could not prepare the sdist's metadata (a
+    // decade-old `setup.py` that no longer runs here): the sdist itself,
+    // found and checked by pip's own finder and session.
+    if let Some(file) = sdist_without_metadata(spec, dir.path())? {
+        return read_file(spec, &file, wanted);
+    }
     Err(failure(spec, first_failure.as_deref().unwrap_or("")))
+}
+
+/// The sdist of `spec` fetched without preparing its metadata
+/// (`pypi_sdist.py`, run by the interpreter whose pip is used); `None`
+/// when there is none. Checked against the index's hash, and against the
+/// spec's hashes when it has some.
+fn sdist_without_metadata(
+    spec: &PypiSpec,
+    dir: &Path,
+) -> Result<Option<std::path::PathBuf>, SourceError> {
+    let python = std::env::var_os("ERRDEX_PYTHON").unwrap_or_else(|| "python3".into());
+    let out = Command::new(&python)
+        .arg("-c")
+        .arg(include_str!("pypi_sdist.py"))
+        .arg(&spec.name)
+        .arg(spec.version.as_deref().unwrap_or(""))
+        .arg(dir)
+        .env("PIP_NO_COLOR", "1")
+        .output()
+        .map_err(|e| {
+            SourceError::Pip(format!(
+                "could not run {}: {e}",
+                Path::new(&python).display()
+            ))
+        })?;
+    match out.status.code() {
+        Some(0) => {}
+        Some(4) => return Err(SourceError::Checksum(spec.requirement())),
+        _ => return Ok(None),
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let Some((path, digest)) = stdout.trim().split_once('\t') else {
+        return Ok(None);
+    };
+    let checked = spec.hashes.is_empty() || spec.hashes.iter().any(|h| h == digest);
+    if !checked {
+        return Err(SourceError::Checksum(spec.requirement()));
+    }
+    Ok(Some(std::path::PathBuf::from(path)))
 }
 
 /// Runs `pip download --no-deps` with `args`; `Some(stderr)` when it
@@ -311,7 +356,7 @@ pub fn read_distribution(
     let layout = if wheel {
         Layout::Wheel
     } else {
-        Layout::sdist(&raw)
+        Layout::sdist(&raw, name)
     };
     let mut files = Vec::new();
     let mut skips = Vec::new();
@@ -493,19 +538,35 @@ enum Layout {
     /// A wheel: paths are installed paths; `X.data/purelib|platlib/` moves
     /// up; the rest of `X.data/` is not importable.
     Wheel,
-    /// An sdist: the top folder goes, and `src/` when the packages sit in
-    /// it.
-    Sdist { src: bool },
+    /// An sdist: the top folder goes, and the folder the packages sit in
+    /// (`src/`, or `lib/` as matplotlib's `package_dir={'': 'lib'}`).
+    Sdist { packages: Option<String> },
 }
 
 impl Layout {
-    fn sdist(entries: &[Entry]) -> Self {
+    /// Where an sdist's packages sit: the folder holding the package named
+    /// like the distribution (`lib/matplotlib/__init__.py`) when the top
+    /// folder does not; else `src/` when it holds packages.
+    fn sdist(entries: &[Entry], name: &str) -> Self {
+        let import = name.to_ascii_lowercase().replace('-', "_");
+        let init = |e: &&Entry, depth: usize| {
+            e.path.len() == depth + 2
+                && e.path[depth].to_ascii_lowercase() == import
+                && e.path[depth + 1] == "__init__.py"
+        };
+        let at_top = entries.iter().any(|e| init(&e, 1));
+        let named = (!at_top)
+            .then(|| entries.iter().find(|e| init(e, 2)))
+            .flatten()
+            .map(|e| e.path[1].clone());
         let src = entries.iter().any(|e| {
             e.path.len() >= 4
                 && e.path[1] == "src"
                 && e.path.last().is_some_and(|f| f == "__init__.py")
         });
-        Layout::Sdist { src }
+        Layout::Sdist {
+            packages: named.or_else(|| src.then(|| "src".to_string())),
+        }
     }
 
     fn installed(&self, path: &[String]) -> Option<String> {
@@ -519,12 +580,11 @@ impl Layout {
                 }
                 Some(path.join("/"))
             }
-            Layout::Sdist { src } => {
+            Layout::Sdist { packages } => {
                 let rest = path.get(1..).filter(|r| !r.is_empty())?;
-                let rest = if *src && rest.len() > 1 && rest[0] == "src" {
-                    &rest[1..]
-                } else {
-                    rest
+                let rest = match packages {
+                    Some(p) if rest.len() > 1 && &rest[0] == p => &rest[1..],
+                    _ => rest,
                 };
                 Some(rest.join("/"))
             }
@@ -735,5 +795,47 @@ mod tests {
         assert_eq!(s.meta.remote.as_deref(), Some("https://github.com/o/pkg"));
         assert!(read_distribution("pkg", "1.0", "pkg-1.0.tar.gz", b"not gzip", &|_| true).is_err());
         assert!(read_distribution("pkg", "1.0", "pkg-1.0.whl", b"PK not zip", &|_| true).is_err());
+    }
+
+    #[test]
+    fn an_sdists_packages_folder_is_where_its_named_package_sits() {
+        // matplotlib 1.3.1: `package_dir={'': 'lib'}`, setup helpers on top.
+        let mut tar = tar::Builder::new(Vec::new());
+        for path in [
+            "matplotlib-1.3.1/setupext.py",
+            "matplotlib-1.3.1/lib/matplotlib/__init__.py",
+            "matplotlib-1.3.1/lib/matplotlib/axes.py",
+            "matplotlib-1.3.1/lib/mpl_toolkits/__init__.py",
+        ] {
+            let data = b"x = 1\n";
+            let mut h = tar::Header::new_gnu();
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            tar.append_data(&mut h, path, &data[..]).unwrap();
+        }
+        let raw = tar.into_inner().unwrap();
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, &raw).unwrap();
+        let bytes = gz.finish().unwrap();
+        let s = read_distribution(
+            "matplotlib",
+            "1.3.1",
+            "matplotlib-1.3.1.tar.gz",
+            &bytes,
+            &|_| true,
+        )
+        .unwrap();
+        let mut paths: Vec<&str> = s.files.iter().map(|f| f.path.as_str()).collect();
+        paths.sort();
+        assert_eq!(
+            paths,
+            [
+                "matplotlib/__init__.py",
+                "matplotlib/axes.py",
+                "mpl_toolkits/__init__.py",
+                "setupext.py"
+            ]
+        );
     }
 }
