@@ -472,24 +472,19 @@ impl Index {
         // A message of several lines is often pasted cut at a line break
         // (Python's `Type: message` line prints only the first): each such
         // template also stands as its prefixes of whole lines, entries of
-        // their own that no location names (the whole template stands
-        // there).
+        // their own at the same places (a located report cut at a line
+        // break is that site's).
         let mut errors = errors
             .into_iter()
             .flat_map(|e| {
-                let heads: Vec<(MatchEntry, bool)> = line_prefixes(&e.template)
+                let heads: Vec<MatchEntry> = line_prefixes(&e.template)
                     .into_iter()
-                    .map(|template| {
-                        (
-                            MatchEntry {
-                                template,
-                                ..e.clone()
-                            },
-                            true,
-                        )
+                    .map(|template| MatchEntry {
+                        template,
+                        ..e.clone()
                     })
                     .collect();
-                std::iter::once((e, false)).chain(heads)
+                std::iter::once(e).chain(heads)
             })
             .peekable();
         let mut literals_left = literals.iter().zip(templates).enumerate().peekable();
@@ -497,7 +492,7 @@ impl Index {
             // The next entry, unless a literal of an earlier snapshot is due.
             let literal_due = match (errors.peek(), literals_left.peek()) {
                 (None, None) => break,
-                (Some((e, _)), Some((_, (l, _)))) => l.snapshot_id < e.snapshot_id,
+                (Some(e), Some((_, (l, _)))) => l.snapshot_id < e.snapshot_id,
                 (None, Some(_)) => true,
                 (Some(_), None) => false,
             };
@@ -508,14 +503,14 @@ impl Index {
                 }
                 continue;
             }
-            let (error, head) = errors.next().expect("an entry was peeked");
+            let error = errors.next().expect("an entry was peeked");
             let i = entries.len();
             snapshots
                 .entry((error.repo.clone(), error.revision.clone()))
                 .or_insert(error.snapshot_id);
             let pid = add(&error.template, has_debug_suffix(error.kind));
             filed.push((pid, i as u32));
-            for (si, s) in error.sites.iter().enumerate().filter(|_| !head) {
+            for (si, s) in error.sites.iter().enumerate() {
                 by_line
                     .entry((file_name(&s.path).to_string(), s.report_line))
                     .or_default()

@@ -610,13 +610,18 @@ pub(crate) fn last_token_tree(node: Node) -> Option<Node> {
     tt
 }
 
-/// `error!`/`warn!` of log or tracing (bare, `log::`, `tracing::`, or a
-/// crate's own re-export).
+/// `error!`/`warn!` of a logging facade: bare, a crate's own re-export
+/// (`$crate::`), or a path whose modules name one (`log::`, `::tracing::`,
+/// `bevy_log::`, `bevy_utils::tracing::`, `slog::`).
 fn is_log_path(path: &str) -> bool {
-    !path.contains("::")
-        || path.starts_with("log::")
-        || path.starts_with("tracing::")
-        || path.starts_with("$crate::")
+    let Some((modules, _)) = path.rsplit_once("::") else {
+        return true;
+    };
+    modules == "$crate"
+        || modules
+            .split("::")
+            .flat_map(|m| m.trim_start_matches("::").split('_'))
+            .any(|word| matches!(word, "log" | "slog" | "tracing"))
 }
 
 fn is_known(name: &str) -> bool {
@@ -642,4 +647,28 @@ fn is_known(name: &str) -> bool {
             | "eprint"
             | "compile_error"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_log_path;
+
+    #[test]
+    fn a_log_macro_is_known_through_any_path_naming_a_facade() {
+        for path in [
+            "warn",
+            "log::warn",
+            "::log::error",
+            "tracing::error",
+            "$crate::warn",
+            "bevy_log::warn",
+            "bevy_utils::tracing::warn",
+            "slog::error",
+        ] {
+            assert!(is_log_path(path), "{path}");
+        }
+        for path in ["ui::warn", "self::error", "catalog::error", "dialog::warn"] {
+            assert!(!is_log_path(path), "{path}");
+        }
+    }
 }

@@ -124,6 +124,24 @@ pub(super) fn path_agrees(
     (agrees, agrees && published)
 }
 
+/// A path outside any registry that is a checkout of the site's package:
+/// a folder above the site's path bears its name (a developer's
+/// `…/wasmer/lib/api/src/js/module.rs` for crate `wasmer`'s
+/// `src/js/module.rs`, a workspace's `…/crates/NAME/src/…`). Such a place
+/// is the library's own line, not a program's file named alike.
+pub(super) fn names_the_package(loc: &Location, repo: &str, site_path: &str) -> bool {
+    let Some((_, name)) = repo.split_once(':') else {
+        return false;
+    };
+    let norm = |s: &str| s.replace('-', "_").to_ascii_lowercase();
+    let name = norm(name);
+    let p = loc.path.replace('\\', "/");
+    let Some(above) = p.strip_suffix(site_path).and_then(|a| a.strip_suffix('/')) else {
+        return false;
+    };
+    above.split('/').any(|folder| norm(folder) == name)
+}
+
 impl Query<'_> {
     /// Whether another site of the same snapshot matches with the same
     /// template as candidate `i`, as well.
@@ -397,7 +415,9 @@ impl Query<'_> {
                     .location
                     .max(if column_ok { weight } else { weight * 0.9 });
                 c.evidence.push(ev);
-                if ev == Evidence::Location && loc.is_library() {
+                if ev == Evidence::Location
+                    && (loc.is_library() || names_the_package(loc, &e.error.repo, &s.path))
+                {
                     c.at_location = true;
                 }
                 if version {

@@ -752,3 +752,69 @@ fn the_interpreters_text_in_a_package_file_without_sites_is_placed_there() {
         .iter()
         .all(|m| m.path != "uvicorn/middleware/asgi2.py"));
 }
+
+#[test]
+fn a_test_site_on_the_printed_line_is_the_answer() {
+    // `cargo test` in csvlens's checkout: the panic names `src/app.rs:2870`,
+    // where the crate's own test asserts; other crates assert alike.
+    let mut test = error(
+        "crate:csvlens",
+        1,
+        Kind::AssertEq,
+        "assertion `left == right` failed\n  left: {}\n right: {}",
+        2870,
+    );
+    test.sites[0].path = "src/app.rs".into();
+    test.sites[0].is_test = true;
+    let mut other = error(
+        "crate:arboard",
+        2,
+        Kind::AssertEq,
+        "assertion `left == right` failed\n  left: {}",
+        302,
+    );
+    other.sites[0].path = "src/platform/windows.rs".into();
+    let ix = index(vec![test, other], &[]);
+    let x = ix.explain("thread 'app::tests::test_copy' (3536) panicked at src/app.rs:2870:9:\nassertion `left == right` failed\n  left: [\"a\"]\n right: [\"b\"]\n");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:csvlens", 2870)
+    );
+    // Cut after its first lines, as an issue's excerpt often is.
+    let x = ix.explain("thread 'app::tests::test_copy' (3536) panicked at src/app.rs:2870:9:\nassertion `left == right` failed\n  left: [\"a\"]\n");
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:csvlens", 2870)
+    );
+}
+
+#[test]
+fn a_checkout_of_the_package_is_its_line_whatever_std_text_it_printed() {
+    // A panic in the browser from wasmer's developer checkout
+    // (`…/wasmer/lib/api/src/js/module.rs:74`): std's `Option::unwrap`
+    // text, where the extractor read the receiver as a `Result`. The
+    // folder named after the package makes the line the library's own.
+    let mut site = error(
+        "crate:wasmer",
+        1,
+        Kind::Unwrap,
+        "called `Result::unwrap()` on an `Err` value: {:?}",
+        74,
+    );
+    site.sites[0].path = "src/js/module.rs".into();
+    let ix = index(vec![site], &[]);
+    let paste = "panicked at /Users/s/Development/wasmer/lib/api/src/js/module.rs:74:77:\ncalled `Option::unwrap()` on a `None` value\n\nStack:\n\nf@https://x.in/index.mjs:11:40940\n";
+    let x = ix.explain(paste);
+    assert_eq!(
+        (x.matches[0].repo.as_str(), x.matches[0].line),
+        ("crate:wasmer", 74)
+    );
+    let checkout = x.matches[0].score;
+    // A program's own file of the same name is weaker evidence for it.
+    let x = ix.explain("panicked at /home/u/app/src/js/module.rs:74:77:\ncalled `Option::unwrap()` on a `None` value\n");
+    assert!(
+        x.matches.iter().all(|m| m.score < checkout),
+        "{:?}",
+        x.matches
+    );
+}

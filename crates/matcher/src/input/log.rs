@@ -1,8 +1,8 @@
 //! Log lines of the common Rust loggers, read into their message, target
 //! and, where the format prints it, the source location of the log call:
 //! - env_logger `[TS LEVEL target] msg` (and `[TS LEVEL ] msg`),
-//! - tracing's fmt `TS LEVEL span{…}: target: msg` and its JSON lines
-//!   (`fields.message`, `target`, `filename`, `line_number`),
+//! - tracing's fmt `TS [file.rs:L] LEVEL [field=…] span{…}: target: [file.rs:L:] msg`
+//!   and its JSON lines (`fields.message`, `target`, `filename`, `line_number`),
 //! - simplelog `HH:MM:SS [LEVEL] (tid) target: [file.rs:L] msg`,
 //! - `(target): msg` after the level (mdbook's logger), `[tool] LEVEL - msg`,
 //! - simple_logger `TS LEVEL [target] msg`.
@@ -65,12 +65,16 @@ fn pattern() -> &'static Regex {
             r"(?x)^\s*
             (?:\[[A-Za-z][\w-]*\]\s+)?
             \[?(?:(?:\d{4}-\d\d-\d\d[T\ ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+)?
+            (?:(?P<lfile>[\w./\\-]+\.rs):(?P<lline>\d+)\s+)?
             (?:\[\s*(?P<lb>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
               |(?P<level>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
             (?:\(\d+\)\s+)?
-            (?:\[(?P<bracket>[A-Za-z_*][^\]\s]*)\]\s+)?
+            (?:\[\w+=[^\]]*\]\s+)*
+            (?:\[(?P<bracket>[A-Za-z_*][^\]\s=]*)\]\s+)?
             (?:\((?P<paren>[a-z_][\w]*(?:::\w+)*)\):?\s+)?
+            (?:[a-z_]\w*\{[^}]*\}:\s*)*
             (?:(?P<target>[a-z_][\w-]*(?:::\w+)*)(?:\{[^}]*\})?(?::|\])\s+)?
+            (?:(?P<tfile>[\w./\\-]+\.rs):(?P<tline>\d+):\s+)?
             (?:-\s+)?
             (?:\[(?P<file>[^\]\s]+\.rs):(?P<line>\d+)\]\s*)?
             (?P<msg>.*\S)\s*$",
@@ -90,9 +94,12 @@ pub fn parse(line: &str) -> Option<LogLine> {
         .or_else(|| c.name("paren"))
         .or_else(|| c.name("bracket"))
         .map(|t| t.as_str().to_string());
-    let location = match (c.name("file"), c.name("line")) {
-        (Some(f), Some(l)) => Some(location::at(f.as_str(), l.as_str().parse().ok()?, None)),
-        _ => None,
+    let file_line = [("file", "line"), ("tfile", "tline"), ("lfile", "lline")]
+        .into_iter()
+        .find_map(|(f, l)| Some((c.name(f)?, c.name(l)?)));
+    let location = match file_line {
+        Some((f, l)) => Some(location::at(f.as_str(), l.as_str().parse().ok()?, None)),
+        None => None,
     };
     let level = c
         .name("level")
@@ -165,6 +172,10 @@ mod tests {
             ("2025-08-03T20:22:14.447190Z ERROR ❌ error", "❌ error", None),
             ("TRACE [dlopen_rs::debug] Add debugging information", "Add debugging information", Some("dlopen_rs::debug")),
             ("2022-03-01T10:00:00.123Z WARN [hyper::proto] connection reset", "connection reset", Some("hyper::proto")),
+            // tracing's span prefix before the target; a `[key=value]` field.
+            (r#"WARN system{name="bevy::check<A>"}: bevy_hierarchy::plugin: warning[B0004]: An entity"#, "warning[B0004]: An entity", Some("bevy_hierarchy::plugin")),
+            ("2022-11-08T14:46:32.080746Z app/src/mod.rs:1191 ERROR [trace_id=a42] app::telemetry: trace error occurred: channel is full", "trace error occurred: channel is full", Some("app::telemetry")),
+            ("2024-01-01T00:00:00Z ERROR app::db: src/db.rs:42: pool timed out", "pool timed out", Some("app::db")),
         ] {
             assert_eq!(read(line), (text.to_string(), target.map(str::to_string)), "{line}");
         }
@@ -183,6 +194,15 @@ mod tests {
         let l = parse(r#"{"level":"TRACE","fields":{"message":"Could not read string"},"target":"probe_rs::probe","filename":"C:\\U\\probe-rs-0.21.1\\src\\probe\\cmsisdap\\tools.rs","line_number":81}"#).unwrap();
         assert_eq!(l.location.as_ref().unwrap().line, 81);
         assert_eq!(l.location.unwrap().registry.unwrap().version, "0.21.1");
+    }
+
+    #[test]
+    fn tracing_with_file_and_line_names_the_log_calls_location() {
+        let l =
+            parse("2022-11-08T14:46:32Z app/src/mod.rs:1191 ERROR [trace_id=a42] app: x").unwrap();
+        assert_eq!(l.location.unwrap().line, 1191);
+        let l = parse("2024-01-01T00:00:00Z ERROR app::db: src/db.rs:42: pool timed out").unwrap();
+        assert_eq!(l.location.unwrap().line, 42);
     }
 
     #[test]

@@ -307,6 +307,9 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         }
         if let Some(rest) = line.strip_prefix("Error: ") {
             report_depth = 0;
+            // miette on one line: `Error:   × message`.
+            let rest = rest.trim_start();
+            let rest = rest.strip_prefix("× ").unwrap_or(rest);
             out.push(Message::new(rest.to_string(), Origin::ErrorLine, 0));
             last_line = Some(i);
             i += 1;

@@ -201,7 +201,13 @@ fn new_form(lines: &[&str], i: &mut usize, rest: &str, indent: usize) -> Option<
     }
     while let Some(l) = lines.get(*i) {
         let t = l.trim_start();
-        if t.starts_with("note: ") || backtrace::starts(l) || is_header(l) {
+        // console_error_panic_hook (a panic in the browser) prints the
+        // JavaScript stack under `Stack:`.
+        if t.starts_with("note: ")
+            || backtrace::starts(l)
+            || is_header(l)
+            || t.trim_end() == "Stack:"
+        {
             break;
         }
         body.push(dedent(l, indent).to_string());
@@ -345,6 +351,10 @@ mod tests {
         let p = one("thread 'tokio-runtime-worker' panicked at C:\\U\\wry-0.43.1\\src\\webview2\\mod.rs:1001:5:PostMessage failed ; is the messages queue full? stack backtrace:");
         assert_eq!(p.text, "PostMessage failed ; is the messages queue full?");
         assert_eq!(at(&p).1, 1001);
+        // In the browser (console_error_panic_hook): the JavaScript stack
+        // under `Stack:` is no part of the message.
+        let p = one("panicked at /Users/s/Development/wasmer/lib/api/src/js/module.rs:74:77:\ncalled `Option::unwrap()` on a `None` value\n\nStack:\n\ny_/e.wbg.__wbg_new_abda@https://r2.in/index.mjs:11:40940\n@https://r2.in/wasmer_js_bg.wasm:wasm-function[1120]:0x2b4935\n");
+        assert_eq!(p.text, "called `Option::unwrap()` on a `None` value");
     }
 
     #[test]

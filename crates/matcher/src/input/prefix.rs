@@ -69,7 +69,35 @@ pub fn clean(text: &str) -> Vec<String> {
             }
         }
     }
-    lines
+    join_report_wraps(lines)
+}
+
+/// miette wraps a report's `× message` to the terminal's width and hangs
+/// the rest under a `│` (`  × Could not initialize … interacting` /
+/// `  │ with the clipboard: …`): the message is one line again.
+fn join_report_wraps(lines: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(lines.len());
+    let mut open = false;
+    for line in lines {
+        let hung = line
+            .trim_start()
+            .strip_prefix("│ ")
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        match (open, hung, out.last_mut()) {
+            (true, Some(rest), Some(last)) => {
+                last.push(' ');
+                last.push_str(rest);
+            }
+            _ => {
+                let head = line.trim_start();
+                let head = head.strip_prefix("Error:").map_or(head, str::trim_start);
+                open = head.starts_with("× ");
+                out.push(line);
+            }
+        }
+    }
+    out
 }
 
 /// The text of markdown links whose address is that text (`[a.rs:1](http://a.rs:1/)`,
@@ -109,6 +137,18 @@ fn unquote_whole(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_wrapped_report_message_is_one_line() {
+        let text = "Jan 29 10:24:41 tears url-eater-start[4278]: Error:   × Could not initialize: Unknown error while interacting\nJan 29 10:24:41 tears url-eater-start[4278]:   │ with the clipboard: timed out because it was\nJan 29 10:24:41 tears url-eater-start[4278]:   │ unreachable";
+        assert_eq!(
+            clean(text),
+            vec!["Error:   × Could not initialize: Unknown error while interacting with the clipboard: timed out because it was unreachable"]
+        );
+        // An excerpt's gutter below a report stays as it is.
+        let excerpt = "  × bad value\n   ╭─[1:8]\n 1 │ a = b\n   │     ┬\n";
+        assert_eq!(clean(excerpt).len(), 4);
+    }
 
     #[test]
     fn prefixes_every_line_carries_are_taken_off() {

@@ -14,8 +14,9 @@
 pub(crate) const MAGIC: &[u8; 8] = b"ERRDEXIX";
 /// The layout's version: raised whenever the file changes shape, or
 /// what the index derives from the catalogue changes (6: each message of
-/// several lines also stands as its first prefixes of whole lines).
-pub(crate) const FORMAT: u32 = 6;
+/// several lines also stands as its first prefixes of whole lines; 7:
+/// those prefixes stand at their sites' lines too).
+pub(crate) const FORMAT: u32 = 7;
 /// Bytes of the fixed header.
 pub(crate) const HEADER: usize = 64;
 /// Bytes of body covered by one checksum.
