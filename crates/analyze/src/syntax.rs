@@ -1500,14 +1500,36 @@ fn first_top_level_argument(s: &str) -> &str {
     s
 }
 
-/// Whitespace folded to single spaces.
+/// Whitespace folded to single spaces; none before a method chain's `.`
+/// or `?` (`self.builder()\n    .spawn(f)` → `self.builder().spawn(f)`).
 fn squash(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
+    let mut out = String::with_capacity(s.len());
+    for word in s.split_whitespace() {
+        let chained = word.starts_with('?')
+            || word
+                .strip_prefix('.')
+                .is_some_and(|w| w.starts_with(|c: char| c.is_alphanumeric() || c == '_'));
+        if !out.is_empty() && !chained {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_chain_over_several_lines_is_one_line() {
+        assert_eq!(
+            squash("self.builder()\n            .spawn(f)"),
+            "self.builder().spawn(f)"
+        );
+        assert_eq!(squash("a  ==\n b"), "a == b");
+        assert_eq!(squash("E { .. }"), "E { .. }");
+    }
 
     #[test]
     fn parameters_split_at_the_lists_own_commas() {

@@ -495,6 +495,11 @@ impl Analyzer {
                         None,
                     );
                     entries += 1;
+                    // A panic reached through a public fn: that fn's
+                    // fallible twin is what the user calls instead.
+                    if !b.returned {
+                        self.alternative_facts(b, caller, None);
+                    }
                     if let Owner::Impl {
                         ty,
                         of_trait: Some(tr),

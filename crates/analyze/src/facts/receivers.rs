@@ -828,6 +828,73 @@ impl Analyzer {
         }
     }
 
+    /// For a panicking public fn that makes an `r` (no `self`): the fns of
+    /// the same type that make one and hand the failure back instead —
+    /// `Result<r, E>`/`Option<r>` (`HeaderValue::from_str` beside
+    /// `from_static`), `TryFrom`/`FromStr` impls — stated as its fallible
+    /// forms.
+    fn fallible_maker_facts(&self, b: &mut Builder, fi: usize, r: &str) {
+        let f = &self.symbols.fns[fi];
+        let Owner::Impl { ty, .. } = &f.owner else {
+            return;
+        };
+        let ty_name = last_segment_of(ty);
+        let makes = |t: &str| t == r || t == "Self" || last_segment_of(t) == ty_name;
+        let mut found = 0;
+        for g in &self.symbols.fns {
+            if found >= 3 {
+                break;
+            }
+            let Owner::Impl { ty: gty, of_trait } = &g.owner else {
+                continue;
+            };
+            let conversion = of_trait
+                .as_deref()
+                .is_some_and(|t| matches!(last_segment_of(t).as_str(), "TryFrom" | "FromStr"));
+            if g.is_test
+                || g.name == f.name
+                || last_segment_of(gty) != ty_name
+                || !(g.is_pub && of_trait.is_none() || conversion)
+                || g.signature.contains("self")
+            {
+                continue;
+            }
+            let Some((_, ret)) = g.signature.rsplit_once("->") else {
+                continue;
+            };
+            let ret = ret.split_whitespace().collect::<Vec<_>>().join(" ");
+            let ret = ret.trim_end_matches(['{', ' ']).to_string();
+            // `Result<T, E>`, `Option<T>`, an alias such as `io::Result<T>`.
+            let Some((outer, inner)) = ret.split_once('<') else {
+                continue;
+            };
+            let outer = last_segment_of(outer);
+            if outer != "Option" && !outer.ends_with("Result") {
+                continue;
+            }
+            let made = inner.split([',', '>']).next().unwrap_or("").trim();
+            if !makes(made) || b.seen(&format!("alt:{}", g.qualified())) {
+                continue;
+            }
+            let how = match of_trait.as_deref().map(last_segment_of).as_deref() {
+                Some("FromStr") => format!(" (`s.parse::<{ty_name}>()`)"),
+                Some("TryFrom") => format!(" (`{ty_name}::try_from(x)`)"),
+                _ => String::new(),
+            };
+            b.push(
+                FactKind::Alternative,
+                format!(
+                    "`{}` is the fallible form of `{}` (returns `{ret}`){how}: it makes a `{ty_name}` and hands the failure back instead of panicking.",
+                    g.qualified(),
+                    f.qualified(),
+                ),
+                Some((g.path.clone(), g.lines.0)),
+                None,
+            );
+            found += 1;
+        }
+    }
+
     /// For a public fn that makes a value (no `self`): the other public
     /// fns of the same module or type returning the same type that do not
     /// call it, a way to the value without this check.
@@ -847,6 +914,7 @@ impl Analyzer {
         if !f.is_pub || f.is_test || takes_self(f) || r.is_empty() || r == "Self" {
             return;
         }
+        self.fallible_maker_facts(b, fi, &r);
         let siblings: Vec<String> = self
             .symbols
             .fns
@@ -905,6 +973,16 @@ impl Analyzer {
         {
             twins.push((x.to_string(), true));
         }
+        // A public fallible variant of it (`try_extend_from_slice` beside
+        // `extend`): it must return an `Option` or a `Result`.
+        let variant = format!("try_{base}_");
+        let mut variants: Vec<&String> = self
+            .by_name
+            .keys()
+            .filter(|n| n.starts_with(&variant) && **n != format!("try_{base}_mut"))
+            .collect();
+        variants.sort();
+        twins.extend(variants.into_iter().take(3).map(|n| (n.clone(), true)));
         let of_index = matches!(&f.owner, Owner::Impl { of_trait: Some(t), .. }
             if matches!(last_segment_of(t).as_str(), "Index" | "IndexMut"));
         if of_index && matches!(base, "index" | "index_mut") {

@@ -4,7 +4,7 @@
 use super::*;
 use crate::input::{self};
 use crate::stdtext;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// A message's answer repo and the matches tied with it that differ only
 /// by version: (index in its matches, revision).
@@ -12,7 +12,8 @@ type Tied = (String, Vec<(usize, String)>);
 
 /// One paste comes from one build: where a message's answer is printed
 /// alike by several versions of its crate, the version that answers the
-/// most of the paste's messages is taken (else the one ranked first), and
+/// most of the paste's messages is taken (then the one whose templates
+/// explain more of the message's text, else the one ranked first), and
 /// the other versions are listed as printing the same text.
 fn agree_on_versions(locals: &mut [Local]) {
     // Per message: the answer's repo and the matches tied with it that
@@ -51,9 +52,26 @@ fn agree_on_versions(locals: &mut [Local]) {
         if ties.len() < 2 {
             continue;
         }
+        // Then the version whose templates explain more of this message's
+        // text (log4rs 0.5.2 prints `error deserializing component: {err}`
+        // around the `no {} deserializer…` 1.4.0 prints too).
+        let coverage = |v: &str| {
+            let mut seen = HashSet::new();
+            l.matches
+                .iter()
+                .filter(|k| {
+                    k.repo == *repo
+                        && k.revision == v
+                        && (k.evidence.contains(&Evidence::Template)
+                            || k.evidence.contains(&Evidence::TemplatePart))
+                        && seen.insert(k.template.as_str())
+                })
+                .map(|k| k.literal_chars)
+                .sum::<usize>()
+        };
         let chosen = ties
             .iter()
-            .max_by_key(|(j, v)| (support[&(repo.as_str(), v.as_str())], *j == a))
+            .max_by_key(|(j, v)| (support[&(repo.as_str(), v.as_str())], coverage(v), *j == a))
             .map_or(a, |(j, _)| *j);
         if chosen != a {
             l.matches.swap(a, chosen);
@@ -216,20 +234,52 @@ impl Query<'_> {
                     k.evidence.contains(&Evidence::Template) && k.template.contains('\n')
                 })
         };
-        order.sort_by(|&a, &b| {
+        // `deeper` orders a chain's layers (the root cause first); between
+        // records it says nothing.
+        let compare = |a: usize, b: usize, deeper: bool| {
             let (la, lb) = (&locals[a], &locals[b]);
+            let layer = if deeper {
+                messages[b].layer.cmp(&messages[a].layer)
+            } else {
+                std::cmp::Ordering::Equal
+            };
             lb.answer
                 .is_some()
                 .cmp(&la.answer.is_some())
                 .then(ended(b).cmp(&ended(a)))
                 .then(spans(b).cmp(&spans(a)))
                 .then(whole(lb).cmp(&whole(la)))
-                .then(messages[b].layer.cmp(&messages[a].layer))
+                .then(layer)
                 .then(entire(lb).cmp(&entire(la)))
                 .then(support(lb).cmp(&support(la)))
                 .then(answer_score(lb).total_cmp(&answer_score(la)))
                 .then(a.cmp(&b))
-        });
+        };
+        // An event at layer 0 (a log line, a panic, an exception) opens a
+        // record; the messages after it (its chain, a report's sections)
+        // are its own. A record is told by its chain's first message;
+        // records compete as equals, whatever the depth of their chains (a
+        // log line's `error=` field is below its own event, not below the
+        // other lines).
+        let mut record = Vec::with_capacity(messages.len());
+        for (i, m) in messages.iter().enumerate() {
+            let event = matches!(
+                m.origin,
+                input::Origin::Log | input::Origin::Panic | input::Origin::Exception
+            );
+            let opens = (m.layer == 0 && event) || record.is_empty();
+            record.push(if opens { i } else { record[i - 1] });
+        }
+        let mut lead = vec![false; messages.len()];
+        for &r in record.iter().collect::<std::collections::BTreeSet<_>>() {
+            let first = (0..messages.len())
+                .filter(|&i| record[i] == r)
+                .min_by(|&a, &b| compare(a, b, true));
+            if let Some(i) = first {
+                lead[i] = true;
+            }
+        }
+        order.sort_by(|&a, &b| lead[b].cmp(&lead[a]).then(compare(a, b, false)));
         let mut matches = Vec::new();
         let mut best = vec![None; messages.len()];
         let mut unexplained = Vec::new();

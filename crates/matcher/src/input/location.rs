@@ -163,7 +163,10 @@ pub fn trailing(text: &str) -> Option<(&str, Location)> {
     let t = text.trim_end().trim_end_matches('.');
     let closed = t.ends_with([')', ']']);
     let t = t.trim_end_matches([')', ']']);
-    let start = t.rfind(char::is_whitespace).map_or(0, |k| k + 1);
+    let start = t
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(k, c)| k + c.len_utf8());
     let token = t[start..].trim_start_matches(['(', '[', '\'', '"', '`']);
     let loc = parse(token)?;
     if !loc.path.ends_with(".rs") || loc.registry.is_none() {
@@ -351,5 +354,10 @@ mod tests {
         assert!(trailing("the run failed at src/lib.rs:3:1").is_none());
         assert!(trailing("see /h/foo-1.2.3/README.md:3").is_none());
         assert!(trailing("connection refused").is_none());
+        // A space of more than one byte (U+0085) before the last word.
+        assert!(trailing("called `Result::unwrap()` on an `Err` value: &w\u{85}4$:").is_none());
+        let (words, loc) =
+            trailing("failed\u{85}/h/.cargo/registry/src/i/zenoh-0.10.1/src/a.rs:3:1").unwrap();
+        assert_eq!((words, loc.line), ("failed", 3));
     }
 }

@@ -1,6 +1,7 @@
 //! Log lines of the common Rust loggers, read into their message, target
 //! and, where the format prints it, the source location of the log call:
-//! - env_logger `[TS LEVEL target] msg` (and `[TS LEVEL ] msg`),
+//! - env_logger `[TS LEVEL target] msg` (and `[TS LEVEL ] msg`), alacritty's
+//!   `[0.00022s] [LEVEL] [target] msg` (the time since start),
 //! - tracing's fmt `TS [file.rs:L] LEVEL [field=…] span{…}: target: [file.rs:L:] msg`
 //!   and its JSON lines (`fields.message`, `target`, `filename`, `line_number`),
 //! - simplelog `HH:MM:SS [LEVEL] (tid) target: [file.rs:L] msg`,
@@ -64,7 +65,8 @@ fn pattern() -> &'static Regex {
         Regex::new(
             r"(?x)^\s*
             (?:\[[A-Za-z][\w-]*\]\s+)?
-            \[?(?:(?:\d{4}-\d\d-\d\d[T\ ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+)?
+            (?:\[?(?:\d{4}-\d\d-\d\d[T\ ])?\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]?\s+
+              |\[?\d+\.\d+s\]?\s+)?
             (?:(?P<lfile>[\w./\\-]+\.rs):(?P<lline>\d+)\s+)?
             (?:\[\s*(?P<lb>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL|error|warn|info|debug|trace)\s*\]
               |(?P<level>ERROR|WARN|WARNING|INFO|DEBUG|TRACE|FATAL)\s*\]?)\s+
@@ -174,6 +176,9 @@ mod tests {
             ("2022-03-01T10:00:00.123Z WARN [hyper::proto] connection reset", "connection reset", Some("hyper::proto")),
             // tracing's span prefix before the target; a `[key=value]` field.
             (r#"WARN system{name="bevy::check<A>"}: bevy_hierarchy::plugin: warning[B0004]: An entity"#, "warning[B0004]: An entity", Some("bevy_hierarchy::plugin")),
+            // The time since start (alacritty's logger, tracing's uptime).
+            ("[0.000227542s] [ERROR] [alacritty_config_derive] Unable to load config", "Unable to load config", Some("alacritty_config_derive")),
+            ("  0.002107s  WARN app::net: slow", "slow", Some("app::net")),
             ("2022-11-08T14:46:32.080746Z app/src/mod.rs:1191 ERROR [trace_id=a42] app::telemetry: trace error occurred: channel is full", "trace error occurred: channel is full", Some("app::telemetry")),
             ("2024-01-01T00:00:00Z ERROR app::db: src/db.rs:42: pool timed out", "pool timed out", Some("app::db")),
         ] {

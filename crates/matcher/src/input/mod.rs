@@ -782,7 +782,11 @@ fn push_causes(out: &mut Vec<Message>, causes: Vec<String>, depth: u32) {
     let base = out.last().map_or(0, |m| m.layer);
     let mut layer = base + 1;
     for cause in causes {
-        if let Some(loc) = cause.strip_prefix("at ").and_then(location::alone) {
+        // `at PATH:L:C` (axocli), `At PATH:L:C` (zellij's report).
+        let place = cause
+            .strip_prefix("at ")
+            .or_else(|| cause.strip_prefix("At "));
+        if let Some(loc) = place.and_then(location::alone) {
             out.push(Message {
                 location: Some(loc),
                 ..Message::new(String::new(), Origin::Location, layer)
@@ -827,6 +831,10 @@ mod tests {
         let top = m.iter().find(|m| m.text == "oranda panicked.").unwrap();
         assert!(cause.layer > top.layer);
         assert_eq!(cause.origin, Origin::Cause);
+        // zellij's report spells it `At`, below its thread list.
+        let m = parse("Error occurred in server:\n\n  × Thread 'screen' panicked.\n  ├─▶ Originating Thread(s)\n  │     1. screen_thread: TerminalResize\n  │\n  ├─▶ At zellij-server/src/panes/floating_panes/mod.rs:252:72\n  ╰─▶ called `Option::unwrap()` on a `None` value\n");
+        let place = m.iter().find(|m| m.origin == Origin::Location).unwrap();
+        assert_eq!(place.location.as_ref().unwrap().line, 252);
         // espflash's report: the cause one layer below the report.
         let m = parse("Error: espflash::connection_failed\n\n  × Error while connecting to device\n  ╰─▶ Failed to connect to the device\n  help: Ensure that the device is connected");
         let cause = m
