@@ -69,9 +69,22 @@ fn agree_on_versions(locals: &mut [Local]) {
                 .map(|k| k.literal_chars)
                 .sum::<usize>()
         };
+        // What the paste says of a version (its location, its number)
+        // outweighs how much of the text a version's templates explain.
+        let named = |j: usize| {
+            let e = &l.matches[j].evidence;
+            e.contains(&Evidence::Location) || e.contains(&Evidence::Version)
+        };
         let chosen = ties
             .iter()
-            .max_by_key(|(j, v)| (support[&(repo.as_str(), v.as_str())], coverage(v), *j == a))
+            .max_by_key(|(j, v)| {
+                (
+                    support[&(repo.as_str(), v.as_str())],
+                    named(*j),
+                    coverage(v),
+                    *j == a,
+                )
+            })
             .map_or(a, |(j, _)| *j);
         if chosen != a {
             l.matches.swap(a, chosen);

@@ -818,3 +818,52 @@ fn a_checkout_of_the_package_is_its_line_whatever_std_text_it_printed() {
         x.matches
     );
 }
+
+#[test]
+fn of_versions_tied_on_a_message_the_one_explaining_more_of_it_leads() {
+    // log4rs 0.5.2 and 1.4.0 both print the inner text; only 0.5.2 the
+    // wrapper around it.
+    let version = |mut e: MatchEntry, v: &str| {
+        e.revision = v.into();
+        e
+    };
+    let inner_old = version(
+        error(
+            "crate:log4rs",
+            1,
+            Kind::Display,
+            "no {} deserializer for kind `{}` registered",
+            310,
+        ),
+        "0.5.2",
+    );
+    let outer_old = version(
+        error(
+            "crate:log4rs",
+            1,
+            Kind::Display,
+            "error deserializing component: {}",
+            332,
+        ),
+        "0.5.2",
+    );
+    let inner_new = version(
+        error(
+            "crate:log4rs",
+            2,
+            Kind::Display,
+            "no {} deserializer for kind `{}` registered",
+            303,
+        ),
+        "1.4.0",
+    );
+    let ix = index(vec![inner_old, outer_old, inner_new], &[]);
+    let x = ix.explain("log4rs: error deserializing component: no appender deserializer for kind `rolling_file` registered\n");
+    assert_eq!(x.matches[0].revision, "0.5.2", "{:?}", x.matches);
+    // Alone, the inner text goes to the newest version.
+    let x = ix.explain("no appender deserializer for kind `rolling_file` registered\n");
+    assert_eq!(x.matches[0].revision, "1.4.0", "{:?}", x.matches);
+    // A place the paste prints decides before that.
+    let x = ix.explain("thread 'main' panicked at /h/.cargo/registry/src/i/log4rs-1.4.0/src/lib.rs:303:5:\nlog4rs: error deserializing component: no appender deserializer for kind `rolling_file` registered\n");
+    assert_eq!(x.matches[0].revision, "1.4.0", "{:?}", x.matches);
+}

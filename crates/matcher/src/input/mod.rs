@@ -218,7 +218,7 @@ fn is_noise(line: &str) -> bool {
         || (t.starts_with("test ")
             && (t.ends_with("... ok") || t.ends_with("... FAILED") || t.ends_with("... ignored")))
         || (t.starts_with("---- ") && t.ends_with(" ----"))
-        || t.starts_with("Caused by:")
+        || t == "Caused by:"
         || t.starts_with("Stack backtrace:")
         || t.starts_with("Finished ")
         || t.starts_with("Running ")
@@ -297,6 +297,17 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
                 }),
                 None => {}
             }
+            continue;
+        }
+        // `Caused by: cause` lines below any message.
+        if inline_cause(line).is_some() {
+            let causes: Vec<String> = lines[i..]
+                .iter()
+                .map_while(|l| inline_cause(l))
+                .map(str::to_string)
+                .collect();
+            i += causes.len();
+            push_causes(&mut out, causes, depth);
             continue;
         }
         // miette's graphical reports: `Error:` alone, then `× message`.
@@ -757,21 +768,51 @@ fn paragraphs(lines: &[&str], bare: &[(usize, String)]) -> Vec<String> {
     out
 }
 
-/// The `Caused by:` section that follows line `i` (after blank lines), if
-/// any: its causes are pushed below the last message; returns the line
-/// after the section (or `i`).
+/// The `Caused by:` sections that follow line `i` (after blank lines), if
+/// any: their causes are pushed below the last message, each section a
+/// layer below the one before (cargo writes one section per cause);
+/// returns the line after the last section (or `i`).
 fn causes_after(lines: &[&str], i: usize, out: &mut Vec<Message>, depth: u32) -> usize {
-    let mut j = i;
-    while j < lines.len() && lines[j].trim().is_empty() {
-        j += 1;
+    let mut i = i;
+    loop {
+        let mut j = i;
+        while j < lines.len() && lines[j].trim().is_empty() {
+            j += 1;
+        }
+        if j >= lines.len() {
+            return i;
+        }
+        // error-chain's, failure's and some hand-written reports: one
+        // `Caused by: cause` line per cause.
+        let inline: Vec<String> = lines[j..]
+            .iter()
+            .map_while(|l| inline_cause(l))
+            .map(str::to_string)
+            .collect();
+        if !inline.is_empty() {
+            let end = j + inline.len();
+            push_causes(out, inline, depth);
+            return end;
+        }
+        if lines[j].trim() != "Caused by:" {
+            return i;
+        }
+        let start = j + 1;
+        let end = chain::section_end(lines, start);
+        push_causes(out, chain::causes(&lines[start..end]), depth);
+        if end == i || out.len() >= MAX_MESSAGES {
+            return end;
+        }
+        i = end;
     }
-    if j >= lines.len() || lines[j].trim() != "Caused by:" {
-        return i;
-    }
-    let start = j + 1;
-    let end = chain::section_end(lines, start);
-    push_causes(out, chain::causes(&lines[start..end]), depth);
-    end
+}
+
+/// The cause a `Caused by: cause` line names, when it is one.
+fn inline_cause(line: &str) -> Option<&str> {
+    let t = line.trim();
+    t.strip_prefix("Caused by:")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
 }
 
 /// The causes of a chain (a `Caused by:` section, miette's `├─▶` lines)
@@ -1010,6 +1051,30 @@ note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose bac
         let m = parse(text);
         assert_eq!(m[0].text, "boom");
         assert_eq!(m[0].frames.len(), 1);
+    }
+
+    #[test]
+    fn causes_on_their_own_lines_are_layers() {
+        // A context's own report: `Caused by: cause` on one line.
+        let m = parse("Error: parse yaml (src/config.rs:25:34)\nCaused by: accessLog.format: invalid type: map, expected a YAML tag at line 80 column 5\n");
+        let cause = m
+            .iter()
+            .find(|m| m.text.starts_with("accessLog.format: invalid type"))
+            .unwrap();
+        assert_eq!((cause.origin, cause.layer), (Origin::Cause, 1));
+        // error-chain's: one line per cause, below any message.
+        let m = parse("failed to fetch\nCaused by: connection refused\nCaused by: os error 111\n");
+        let layers: Vec<(u32, &str)> = m.iter().map(|m| (m.layer, m.text.as_str())).collect();
+        assert!(layers.contains(&(1, "connection refused")), "{layers:?}");
+        assert!(layers.contains(&(2, "os error 111")), "{layers:?}");
+        // cargo's: one `Caused by:` section per cause.
+        let m = parse("error: failed to load source for a dependency on `object`\n\nCaused by:\n  Unable to update https://github.com/gimli-rs/object\n\nCaused by:\n  failed to clone into: /w/object-68\n\nCaused by:\n  failed to resolve address for github.com; class=Net (12)\n");
+        let deepest = m.iter().max_by_key(|m| m.layer).unwrap();
+        assert_eq!(
+            deepest.text,
+            "failed to resolve address for github.com; class=Net (12)"
+        );
+        assert_eq!(deepest.layer, 3, "{m:?}");
     }
 
     #[test]
