@@ -56,6 +56,25 @@ pub struct ConstDef {
     pub location: String,
 }
 
+/// A `const`/`static` holding an integer a message may print
+/// (`const LANGUAGE_VERSION: usize = 14;`, or another constant's name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberConst {
+    /// The const's name.
+    pub name: String,
+    /// Its value.
+    pub value: NumberValue,
+}
+
+/// What a numeric const is defined as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NumberValue {
+    /// An integer literal, in decimal (as `{}` and `{:?}` print it).
+    Literal(String),
+    /// Another constant, by its last path segment (`ffi::VERSION`).
+    Alias(String),
+}
+
 /// An invocation of a macro that is not a known message macro; if the
 /// snapshot defines it with error sites in its body, each is a site here.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -111,6 +130,8 @@ pub struct FileExtraction {
     pub literals: Vec<Literal>,
     /// Message constants.
     pub consts: Vec<ConstDef>,
+    /// `const`s and `static`s holding integers.
+    pub numbers: Vec<NumberConst>,
     /// Names of types that are errors.
     pub error_types: Vec<String>,
     /// Each struct or enum declared here, with the type names its fields

@@ -114,6 +114,7 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
     for c in files.iter().flat_map(|f| &f.consts) {
         consts.entry(c.name.as_str()).or_insert(c);
     }
+    let numbers = number_values(&files);
     let test_modules: Vec<&str> = files
         .iter()
         .flat_map(|f| f.test_modules.iter().map(String::as_str))
@@ -149,6 +150,7 @@ pub fn resolve(extractor: &dyn crate::Extractor, files: Vec<FileExtraction>) -> 
             let mut site = c.site.clone();
             site.is_test |= file_is_test;
             resolve_consts(&mut site, &consts);
+            resolve_numbers(&mut site, &numbers);
             if let Some(types) = field_types.get(&ci) {
                 // A struct holding itself (`Box<Node>`) is not nested.
                 let own = (site.kind == errdex_model::Kind::DebugDerive)
@@ -302,6 +304,70 @@ fn compiled_files(mut files: Vec<FileExtraction>) -> Vec<FileExtraction> {
     };
     files.retain(|f| !docs_only.contains(&f.path));
     files
+}
+
+/// The value of each numeric const of the snapshot, aliases followed; a
+/// name defined with two values (under two `cfg`s, in two types) has none.
+fn number_values(files: &[FileExtraction]) -> HashMap<&str, String> {
+    let mut defs: HashMap<&str, Option<&crate::NumberValue>> = HashMap::new();
+    for n in files.iter().flat_map(|f| &f.numbers) {
+        defs.entry(n.name.as_str())
+            .and_modify(|v| {
+                if *v != Some(&n.value) {
+                    *v = None;
+                }
+            })
+            .or_insert(Some(&n.value));
+    }
+    let value = |name: &str| {
+        let mut name = name;
+        // A few links at most (`LANGUAGE_VERSION` → `ffi::…VERSION` → 14).
+        for _ in 0..4 {
+            match defs.get(name).copied().flatten()? {
+                crate::NumberValue::Literal(v) => return Some(v.clone()),
+                crate::NumberValue::Alias(a) => name = a,
+            }
+        }
+        None
+    };
+    defs.keys().filter_map(|n| Some((*n, value(n)?))).collect()
+}
+
+/// Replaces holes that print a numeric constant (`{}` or `{:?}`) by its
+/// value: the text says which version printed it (tree-sitter's
+/// `Expected minimum {}, maximum {}` of two constants that changed).
+fn resolve_numbers(site: &mut Site, numbers: &HashMap<&str, String>) {
+    let value = |h: &Hole| {
+        if !(h.spec.is_empty() || h.spec == "?") {
+            return None;
+        }
+        // A constant's name, not a variable that shares it.
+        let name = h.arg.rsplit("::").next().unwrap_or(&h.arg);
+        let constant = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        numbers.get(name).filter(|_| constant)
+    };
+    if !site
+        .template
+        .pieces()
+        .iter()
+        .any(|p| matches!(p, Piece::Hole(h) if value(h).is_some()))
+    {
+        return;
+    }
+    let mut t = Template::new();
+    for p in site.template.pieces() {
+        match p {
+            Piece::Lit(s) => t.push_lit(s),
+            Piece::Hole(h) => match value(h) {
+                Some(v) => t.push_lit(v),
+                None => t.push_hole(h.clone()),
+            },
+        }
+    }
+    site.template = t;
 }
 
 /// Replaces holes that print a message constant by the constant's text.

@@ -394,6 +394,9 @@ impl Analyzer {
                 if !b.seen(&text) {
                     b.push(FactKind::Guard, text.clone(), here.clone(), None);
                 }
+                if error.kind == Kind::CompileError {
+                    self.feature_fix_fact(b, &g, here.clone());
+                }
                 self.field_writer_facts(b, &text);
                 if let Guard::Arm {
                     pattern,
@@ -521,6 +524,68 @@ impl Analyzer {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A build error under a Cargo feature's `cfg` (`compile_error!` in the
+    /// `else` of `cfg(feature = "wasm_js")`): what the user writes in their
+    /// own `Cargo.toml` to turn the feature on, or to find who turns it on —
+    /// also when the crate comes in through another crate, as features of
+    /// one version of a crate are unified across the build.
+    fn feature_fix_fact(&self, b: &mut Builder, g: &Guard, here: Option<(String, u32)>) {
+        let (cond, missing) = match g {
+            Guard::Else(c) => (c, true),
+            Guard::If(c) => (c, false),
+            _ => return,
+        };
+        let cond = cond.trim_start_matches('#').trim_start_matches('[');
+        let Some(inner) = cond
+            .strip_prefix("cfg(")
+            .and_then(|c| c.trim_end_matches(']').strip_suffix(')'))
+        else {
+            return;
+        };
+        let (inner, missing) = match inner.strip_prefix("not(").and_then(|c| c.strip_suffix(')')) {
+            Some(i) => (i, !missing),
+            None => (inner, missing),
+        };
+        let Some(feature) = inner
+            .trim()
+            .strip_prefix("feature")
+            .map(|r| r.trim_start().trim_start_matches('=').trim())
+            .and_then(|r| r.strip_prefix('"'))
+            .and_then(|r| r.strip_suffix('"'))
+            .filter(|f| {
+                f.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            })
+        else {
+            return;
+        };
+        // `crate:NAME`, or a checkout named after its folder.
+        let repo = &self.snapshot.repo;
+        let name = repo
+            .strip_prefix("crate:")
+            .unwrap_or_else(|| repo.rsplit(['/', ':']).next().unwrap_or(repo));
+        if name.is_empty() {
+            return;
+        }
+        let revision = &self.snapshot.revision;
+        let semver = revision.split(['-', '+']).next().is_some_and(|v| {
+            v.split('.').count() == 3 && v.split('.').all(|n| n.parse::<u64>().is_ok())
+        });
+        let version = if semver { revision.as_str() } else { "*" };
+        let text = if missing {
+            format!(
+                "The build fails unless the Cargo feature `{feature}` of `{name}` is on: add `{name} = {{ version = \"{version}\", features = [\"{feature}\"] }}` to your `Cargo.toml`. When `{name}` comes in through another crate (`cargo tree -i {name}` shows which), this direct dependency turns the feature on for it too: Cargo unifies the features of one version of a crate across the build."
+            )
+        } else {
+            format!(
+                "The build fails when the Cargo feature `{feature}` of `{name}` is on: `cargo tree -e features -i {name}` shows which crate turns it on; turn it off there (`default-features = false` or without `\"{feature}\"` in its `features`)."
+            )
+        };
+        if !b.seen(&text) {
+            b.push(FactKind::Alternative, text, here, None);
         }
     }
 

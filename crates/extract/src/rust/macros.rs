@@ -369,32 +369,53 @@ impl<'a> Walker<'a> {
         }
         if let Some((name, group)) = a.as_macro(self.src()) {
             if name == "concat" {
-                if let Some(s) = self.concat_text(group) {
-                    return Template::literal(s);
+                if let Some(t) = self.concat_parts(group) {
+                    return t;
                 }
             }
         }
         Template::hole(a.text(self.src()), "")
     }
 
-    /// `concat!("a", "b", 1)` as text; `None` when a part is not a literal.
-    fn concat_text(&mut self, group: Node) -> Option<String> {
-        let mut out = String::new();
+    /// `concat!(..)` as a template: its literals as text, a macro among
+    /// them (`env!("CARGO_PKG_VERSION")`, what the build sets) a hole;
+    /// `None` when another part is not a literal.
+    fn concat_parts(&mut self, group: Node) -> Option<Template> {
+        let mut t = Template::new();
         for a in tokens::split_args(group) {
+            if a.as_macro(self.src()).is_some() {
+                t.push_hole(errdex_model::Hole {
+                    arg: a.text(self.src()).to_string(),
+                    spec: String::new(),
+                });
+                continue;
+            }
             let lit = a.as_literal();
             if let Some(lit) = lit {
                 self.use_literal(lit);
-                out.push_str(&literal::decode(self.text(lit))?);
+                t.push_lit(&literal::decode(self.text(lit))?);
             } else if let [tok] = a.tokens.as_slice() {
                 match tok.kind() {
                     "integer_literal" | "float_literal" | "boolean_literal" => {
-                        out.push_str(self.text(*tok))
+                        t.push_lit(self.text(*tok))
                     }
-                    "char_literal" => out.push_str(self.text(*tok).trim_matches('\'')),
+                    "char_literal" => t.push_lit(self.text(*tok).trim_matches('\'')),
                     _ => return None,
                 }
             } else {
                 return None;
+            }
+        }
+        Some(t)
+    }
+
+    /// `concat!("a", "b", 1)` as text; `None` when a part is not a literal.
+    fn concat_text(&mut self, group: Node) -> Option<String> {
+        let mut out = String::new();
+        for p in self.concat_parts(group)?.pieces() {
+            match p {
+                errdex_model::Piece::Lit(s) => out.push_str(s),
+                errdex_model::Piece::Hole(_) => return None,
             }
         }
         Some(out)
@@ -407,7 +428,7 @@ impl<'a> Walker<'a> {
             return None;
         }
         let tt = last_token_tree(node)?;
-        self.concat_text(tt).map(Template::literal)
+        self.concat_parts(tt)
     }
 
     /// The template of a format-building macro used as a value

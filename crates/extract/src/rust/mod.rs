@@ -716,6 +716,8 @@ impl<'a> Walker<'a> {
         self.let_line.take()
     }
 
+    /// A `const`/`static`: a message's text (a string, `concat!`) or an
+    /// integer (a literal, or another constant's name).
     fn record_const(&mut self, node: Node) {
         let (Some(name), Some(value)) = (
             node.child_by_field_name("name"),
@@ -723,6 +725,29 @@ impl<'a> Walker<'a> {
         ) else {
             return;
         };
+        let number = match value.kind() {
+            "integer_literal" => integer_value(self.text(value)).map(crate::NumberValue::Literal),
+            "identifier" | "scoped_identifier" => Some(crate::NumberValue::Alias(
+                scope::last_segment(self.text(value)).to_string(),
+            )),
+            _ => None,
+        };
+        // A `static mut` may hold another value by the time it prints.
+        let mut c = node.walk();
+        let mutable = node
+            .children(&mut c)
+            .any(|n| n.kind() == "mutable_specifier");
+        let is_integer = !mutable
+            && node
+                .child_by_field_name("type")
+                .is_some_and(|t| INTEGER_TYPES.contains(&self.text(t)));
+        if let Some(value) = number.filter(|_| is_integer) {
+            self.out.numbers.push(crate::NumberConst {
+                name: self.text(name).to_string(),
+                value,
+            });
+            return;
+        }
         let template = match value.kind() {
             "string_literal" | "raw_string_literal" => {
                 literal::decode(self.text(value)).map(Template::literal)
@@ -805,5 +830,46 @@ impl<'a> Walker<'a> {
     pub(crate) fn is_claimed(&self, n: Node) -> bool {
         self.consumed
             .contains(&(n.start_byte(), n.kind_id() as usize))
+    }
+}
+
+/// The integer types a numeric const is declared with.
+const INTEGER_TYPES: [&str; 12] = [
+    "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
+];
+
+/// An integer literal's value in decimal (`0x10` → `16`, `1_000u32` →
+/// `1000`), as `{}` prints it; `None` for what does not parse.
+fn integer_value(lit: &str) -> Option<String> {
+    let t: String = lit.chars().filter(|c| *c != '_').collect();
+    let (digits, radix) = match t.get(..2) {
+        Some("0x") => (&t[2..], 16),
+        Some("0o") => (&t[2..], 8),
+        Some("0b") => (&t[2..], 2),
+        _ => (t.as_str(), 10),
+    };
+    let end = digits
+        .find(|c: char| !c.is_digit(radix))
+        .unwrap_or(digits.len());
+    let (digits, suffix) = digits.split_at(end);
+    if !(suffix.is_empty() || INTEGER_TYPES.contains(&suffix)) {
+        return None;
+    }
+    u128::from_str_radix(digits, radix)
+        .ok()
+        .map(|v| v.to_string())
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::integer_value;
+
+    #[test]
+    fn integer_literals_read_as_decimal() {
+        assert_eq!(integer_value("14").as_deref(), Some("14"));
+        assert_eq!(integer_value("0x10").as_deref(), Some("16"));
+        assert_eq!(integer_value("1_000u32").as_deref(), Some("1000"));
+        assert_eq!(integer_value("0b101").as_deref(), Some("5"));
+        assert_eq!(integer_value("1e3"), None);
     }
 }
