@@ -32,6 +32,18 @@ fn pasted() -> impl Strategy<Value = String> {
         Just("\r\n".to_string()),
         Just(":".to_string()),
         Just("9999999999999999999999".to_string()),
+        // Reports' own layouts: miette's `×`/`│`/`├─▶ At`, one-line causes,
+        // tracing's spans and places, a browser's `Stack:`, odd spaces.
+        Just("Error:   × ".to_string()),
+        Just("\n  │ ".to_string()),
+        Just("\n  ├─▶ At zellij-server/src/a.rs:2:3\n  ╰─▶ ".to_string()),
+        Just("\nCaused by: ".to_string()),
+        Just("\nStack:\n\nf@https://x/i.mjs:1:2\n".to_string()),
+        Just(" WARN system{name=\"a<b>\"}: t::m: ".to_string()),
+        Just("[0.000227542s] [ERROR] [t] ".to_string()),
+        Just("2022-11-08T14:46:32Z app/src/mod.rs:1191 ERROR [trace_id=a] t: ".to_string()),
+        Just("\u{85}".to_string()),
+        Just("/h/.cargo/registry/src/i/zenoh-0.10.1/src/a.rs:3:1".to_string()),
         "\\PC{0,12}",
         ".{0,8}",
     ];

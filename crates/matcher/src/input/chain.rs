@@ -3,7 +3,7 @@
 //! whole section when the chain has one cause; and miette's graphical
 //! chain (`├─▶ cause`, `╰─▶ last cause`) below a report's `× message`.
 
-use super::report::leading_spaces;
+use super::report::{dedent, leading_spaces};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -39,9 +39,8 @@ pub fn causes(section: &[&str]) -> Vec<String> {
             }
             None => match out.last_mut() {
                 Some((at, text)) => {
-                    let cut = (*at).min(leading_spaces(l));
                     text.push('\n');
-                    text.push_str(&l[cut..]);
+                    text.push_str(dedent(l, *at));
                 }
                 None => out.push((0, l.trim().to_string())),
             },

@@ -18,7 +18,7 @@
 
 use super::backtrace::{self, Frame};
 use super::location::{self, Location};
-use super::report::leading_spaces;
+use super::report::{dedent, leading_spaces};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -50,7 +50,11 @@ fn patterns() -> &'static Patterns {
             r"(?:[Tt]hread '[^']*'(?: \(\d+\))? |\b)panicked at (?P<rest>\S.*)$",
         )
         .expect("valid regex"),
-        old_end: Regex::new(r"^(?P<msg>.*)'\s*[,:]?\s*(?P<loc>[^\s',:].*?:\d+(?::\d+)?)\s*$")
+        // The location may run into a backtrace's first frame (log-panics
+        // logs `'MSG': PATH:LINE` and the backtrace on one line).
+        old_end: Regex::new(
+            r"^(?P<msg>.*)'\s*[,:]?\s*(?P<loc>[^\s',:].*?:\d+(?::\d+)?)(?:\s+\d+:\s.*)?\s*$",
+        )
             .expect("valid regex"),
         new_loc: Regex::new(r"^(?P<loc>.+?:\d+:\d+):(?P<msg>.*)$").expect("valid regex"),
         panic_info: Regex::new(
@@ -311,12 +315,6 @@ fn without_filler(text: &str) -> Option<String> {
     found.then_some(out)
 }
 
-/// A line without the report's indentation (what it has of it).
-fn dedent(line: &str, indent: usize) -> &str {
-    let n = leading_spaces(line).min(indent);
-    &line[n..]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -367,6 +365,11 @@ mod tests {
             "assertion failed: `(left == right)`\n  left: `826165`,\n right: `743000`"
         );
         assert_eq!(at(&p).2.as_deref(), Some("rustface@0.1.6"));
+        // log-panics in a tracing line: `'MSG': PATH:LINE`, then the
+        // backtrace's first frame on the same line.
+        let p = one("2026-01-28T19:23:51Z ERROR app::panic_log: panic thread 'main' panicked at 'called `Option::unwrap()` on a `None` value': /h/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/egui-0.33.3/src/hit_test.rs:364   0: std::backtrace_rs::backtrace::win64::trace\n             at /rustc/8d67/library/std/src/backtrace.rs:85:14\n");
+        assert_eq!(p.text, "called `Option::unwrap()` on a `None` value");
+        assert_eq!((at(&p).1, at(&p).2.as_deref()), (364, Some("egui@0.33.3")));
         // Relayed by cargo, indented; the location on the last line.
         let p = one("  thread 'main' panicked at '\n  failed to execute command: No such file or directory (os error 2)\n  is `cmake` not installed?\n\n  build script failed, must exit now', /U/.cargo/registry/src/github.com-1ecc6299db9ec823/cmake-0.1.45/src/lib.rs:894:5\n  note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace");
         assert_eq!(p.text, "failed to execute command: No such file or directory (os error 2)\nis `cmake` not installed?\n\nbuild script failed, must exit now");

@@ -32,6 +32,17 @@ pub fn leading_spaces(line: &str) -> usize {
     line.len() - line.trim_start().len()
 }
 
+/// A line without up to `indent` bytes of its indentation, cut where a
+/// character begins (an indentation may hold a space of several bytes,
+/// such as U+0085).
+pub fn dedent(line: &str, indent: usize) -> &str {
+    let mut n = leading_spaces(line).min(indent);
+    while !line.is_char_boundary(n) {
+        n -= 1;
+    }
+    &line[n..]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +63,7 @@ mod tests {
             assert!(!is_decoration(l), "{l}");
         }
         assert_eq!(help_indent("  help: do this"), Some(2));
+        assert_eq!(dedent("    x", 2), "  x");
+        assert_eq!(dedent("\u{85}x", 1), "\u{85}x");
     }
 }
