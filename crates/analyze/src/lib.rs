@@ -93,6 +93,27 @@ pub struct Fact {
     /// For related errors: the other error's id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_id: Option<String>,
+    /// For a fallible form of the panicking call: the two calls, as data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<Twin>,
+}
+
+/// A public fn that hands back the failure where another panics
+/// (`Vec::try_reserve` beside `Vec::reserve`): what the example fix is
+/// written from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Twin {
+    /// The fallible fn, by path (`SmallVec::try_reserve`).
+    pub fallible: String,
+    /// The panicking fn, by path.
+    pub panicking: String,
+    /// What the fallible fn returns (`Result<(), E>`, `Option<&T>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returns: Option<String>,
+    /// Both as a user writes the calls on a value, for methods
+    /// (`.left()`, `.unwrap_left()`; `[key]` for an `Index` impl).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calls: Option<(String, String)>,
 }
 
 /// The sections of an error's page, in order.
@@ -408,32 +429,4 @@ pub fn analyze(
         facts,
         sections,
     }
-}
-
-/// Parses a snapshot's files once for all its errors.
-pub fn analyzer_for(
-    catalog: &errdex_catalog::Catalog,
-    row: errdex_catalog::SnapshotRow,
-) -> errdex_catalog::Result<Analyzer> {
-    let files = catalog.snapshot_files(row.id)?;
-    let errors = catalog.list_errors(Some(&row.repo), None)?;
-    Ok(Analyzer::new(row, files, errors))
-}
-
-/// The analysis to show for an error: one cached for the facts the code
-/// gives now (a model's first, else the rules'), else one made now by the
-/// rules (not stored: pages read the catalogue only).
-pub fn current(
-    catalog: &errdex_catalog::Catalog,
-    analyzer: &Analyzer,
-    error: &errdex_catalog::ErrorDetail,
-) -> errdex_catalog::Result<Analysis> {
-    let facts = analyzer.facts(error);
-    let hash = facts_hash(&facts);
-    if let Some(json) = catalog.current_analysis(&error.id, &hash)? {
-        if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
-            return Ok(a);
-        }
-    }
-    Ok(analyze(analyzer, error, facts, None, ""))
 }

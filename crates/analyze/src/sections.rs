@@ -588,17 +588,12 @@ impl<'a> Writer<'a> {
     /// `Result<(), E>`) ``): the call that panics, then the twin with `?`
     /// (or `let .. else` for an `Option`).
     fn twin_fix(&self) -> Option<(Vec<Sentence>, Option<String>)> {
-        let a = self.all(FactKind::Alternative).into_iter().find(|a| {
-            a.text.contains("` is the fallible form of `") && a.text.matches('`').count() >= 4
-        })?;
-        let mut parts = a.text.split('`');
-        let twin = parts.nth(1)?;
-        let panicking = parts.nth(1)?;
-        let ret = a
-            .text
-            .split_once("(returns `")
-            .and_then(|(_, r)| r.split_once("`)"))
-            .map(|(r, _)| r.trim());
+        let (a, t) = self
+            .all(FactKind::Alternative)
+            .into_iter()
+            .find_map(|a| Some((a, a.twin.as_ref()?)))?;
+        let (twin, panicking) = (t.fallible.as_str(), t.panicking.as_str());
+        let ret = t.returns.as_deref();
         let path = |n: &str| {
             n.chars()
                 .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
@@ -606,13 +601,8 @@ impl<'a> Writer<'a> {
         if !path(twin) || !path(panicking) {
             return None;
         }
-        // A method's calls as the fact writes them (`x.left()`).
-        let calls = a
-            .text
-            .split_once(": call `")
-            .and_then(|(_, r)| r.split_once("` where `"))
-            .and_then(|(t, r)| Some((t.to_string(), r.split_once("` panics")?.0.to_string())));
-        let (twin_call, panicking_call) = match calls {
+        // A method's calls as the user writes them (`x.left()`).
+        let (twin_call, panicking_call) = match &t.calls {
             Some((t, p)) => (t.replace('…', "/* … */"), p.replace('…', "/* … */")),
             None => (format!("{twin}(/* … */)"), format!("{panicking}(/* … */)")),
         };

@@ -5,7 +5,7 @@
 //! unchanged catalogue reads the pages without parsing.
 
 use crate::{AppError, Db, Event, Progress, Result};
-use errdex_analyze::{llm::Endpoint, Analysis, Author};
+use errdex_analyze::{llm::Endpoint, Analysis, Analyzer, Author};
 use errdex_catalog::{Catalog, ErrorDetail, Location, SnapshotRow};
 use serde::Serialize;
 use std::collections::HashSet;
@@ -117,7 +117,7 @@ pub fn analyze(
             Some(id) => vec![id],
             None => snapshot_ids(&catalog, &row, opts.limit)?,
         };
-        let analyzer = errdex_analyze::analyzer_for(&catalog, row)?;
+        let analyzer = analyzer_for(&catalog, row)?;
         progress.event(Event::Analysing { errors: ids.len() });
         for id in ids {
             progress.event(Event::Step);
@@ -281,4 +281,30 @@ fn excerpt_of(catalog: &Catalog, e: &ErrorDetail) -> Result<String> {
         .map(|(n, l)| format!("{n:>5} | {l}"))
         .collect::<Vec<_>>()
         .join("\n"))
+}
+
+/// A snapshot's files and errors, read from the catalogue and parsed once
+/// for all its errors (the analysis itself reads nothing).
+pub(crate) fn analyzer_for(catalog: &Catalog, row: SnapshotRow) -> Result<Analyzer> {
+    let files = catalog.snapshot_files(row.id)?;
+    let errors = catalog.list_errors(Some(&row.repo), None)?;
+    Ok(Analyzer::new(row, files, errors))
+}
+
+/// The analysis to show for an error: one cached for the facts the code
+/// gives now (a model's first, else the rules'), else one made now by the
+/// rules (not stored: pages read the catalogue only).
+pub(crate) fn current(
+    catalog: &Catalog,
+    analyzer: &Analyzer,
+    error: &ErrorDetail,
+) -> Result<Analysis> {
+    let facts = analyzer.facts(error);
+    let hash = errdex_analyze::facts_hash(&facts);
+    if let Some(json) = catalog.current_analysis(&error.id, &hash)? {
+        if let Ok(a) = serde_json::from_str::<Analysis>(&json) {
+            return Ok(a);
+        }
+    }
+    Ok(errdex_analyze::analyze(analyzer, error, facts, None, ""))
 }

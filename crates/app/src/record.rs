@@ -131,7 +131,7 @@ impl Analyzers {
         let Some(row) = db.catalog.snapshot(snapshot_id)? else {
             return Ok(None);
         };
-        let a = Arc::new(errdex_analyze::analyzer_for(&db.catalog, row)?);
+        let a = Arc::new(crate::analyze::analyzer_for(&db.catalog, row)?);
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         if kept.len() >= self.max {
             kept.remove(0);
@@ -181,7 +181,7 @@ impl Db {
         let analyzer = analyzers
             .get(self, newest)?
             .ok_or_else(|| AppError::NoSnapshot(id.to_string()))?;
-        let analysis = errdex_analyze::current(&self.catalog, &analyzer, &error)?;
+        let analysis = crate::analyze::current(&self.catalog, &analyzer, &error)?;
         let total = error.sites.len();
         let (page, pages, held) = match sites {
             Sites::All => (1, 1, &error.sites[..]),

@@ -670,6 +670,18 @@ struct Builder {
 }
 
 impl Builder {
+    /// Pushes a fallible form of the panicking call: its sentence and the
+    /// calls as data.
+    fn push_twin(&mut self, text: String, at: Option<(String, u32)>, twin: crate::Twin) {
+        let before = self.facts.len();
+        self.push(FactKind::Alternative, text, at, None);
+        if self.facts.len() > before {
+            if let Some(f) = self.facts.last_mut() {
+                f.twin = Some(twin);
+            }
+        }
+    }
+
     fn push(
         &mut self,
         kind: FactKind,
@@ -694,6 +706,7 @@ impl Builder {
             line,
             code,
             error_id: None,
+            twin: None,
         });
     }
 

@@ -881,15 +881,19 @@ impl Analyzer {
                 Some("TryFrom") => format!(" (`{ty_name}::try_from(x)`)"),
                 _ => String::new(),
             };
-            b.push(
-                FactKind::Alternative,
+            b.push_twin(
                 format!(
                     "`{}` is the fallible form of `{}` (returns `{ret}`){how}: it makes a `{ty_name}` and hands the failure back instead of panicking.",
                     g.qualified(),
                     f.qualified(),
                 ),
                 Some((g.path.clone(), g.lines.0)),
-                None,
+                crate::Twin {
+                    fallible: g.qualified(),
+                    panicking: f.qualified(),
+                    returns: Some(ret.clone()),
+                    calls: None,
+                },
             );
             found += 1;
         }
@@ -1027,14 +1031,17 @@ impl Analyzer {
                 } else {
                     method_call(f)
                 };
-                let how = match (panics, method_call(g)) {
-                    (Some(fc), Some(gc)) => {
-                        format!(": call `x{gc}` where `x{fc}` panics, and handle the failure")
-                    }
-                    _ => ": use it to handle the failure instead of panicking".to_string(),
+                let calls = match (panics, method_call(g)) {
+                    (Some(fc), Some(gc)) => Some((format!("x{gc}"), format!("x{fc}"))),
+                    _ => None,
                 };
-                b.push(
-                    FactKind::Alternative,
+                let how = match &calls {
+                    Some((gc, fc)) => {
+                        format!(": call `{gc}` where `{fc}` panics, and handle the failure")
+                    }
+                    None => ": use it to handle the failure instead of panicking".to_string(),
+                };
+                b.push_twin(
                     format!(
                         "`{}` is the fallible form of `{}`{}{how}.",
                         g.qualified(),
@@ -1046,7 +1053,12 @@ impl Analyzer {
                         }
                     ),
                     Some((g.path.clone(), g.lines.0)),
-                    None,
+                    crate::Twin {
+                        fallible: g.qualified(),
+                        panicking: f.qualified(),
+                        returns: (!ret.is_empty()).then(|| ret.clone()),
+                        calls,
+                    },
                 );
             }
         }
