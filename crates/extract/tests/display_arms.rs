@@ -117,3 +117,30 @@ fn each_literal_arm_of_a_printed_match_is_a_site() {
     // Only error types: a `Display` of another type is not an error.
     assert!(find("a point, not an error").is_none(), "{got:#?}");
 }
+
+/// snafu's `#[snafu(display(..))]` is a variant's text, as thiserror's
+/// `#[error(..)]` (object_store's `Generic {} error: {}`).
+#[test]
+fn snafu_display_attributes_are_sites() {
+    let found = sites(
+        r#"use snafu::Snafu;
+
+#[derive(Debug, Snafu)]
+pub enum Error {
+    #[snafu(display("Generic {} error: {}", store, source))]
+    Generic {
+        store: &'static str,
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    #[snafu(context(false), display("Error after {retries} retries in {elapsed:?}"))]
+    Reqwest { retries: usize, elapsed: std::time::Duration },
+}
+"#,
+    );
+    let texts: Vec<&str> = found.iter().map(|s| s.1.as_str()).collect();
+    assert!(texts.contains(&"Generic {store} error: {source}"), "{texts:?}");
+    assert!(
+        texts.contains(&"Error after {retries} retries in {elapsed:?}"),
+        "{texts:?}"
+    );
+}

@@ -118,11 +118,17 @@ impl<'t> Attrs<'t> {
                     .and_then(literal::decode);
             }
             "derive" => {
-                self.derive_error |= has_word(args_text, "Error");
+                self.derive_error |= has_word(args_text, "Error") || has_word(args_text, "Snafu");
                 self.derive_debug |= has_word(args_text, "Debug");
                 self.derive_display |= has_word(args_text, "Display");
             }
             "error" | "display" => self.error = args,
+            // snafu: `#[snafu(display("…", args), context(false))]`.
+            "snafu" => {
+                if let Some(display) = args.and_then(|a| snafu_display(a, src)) {
+                    self.error = Some(display);
+                }
+            }
             "strum" if has_word(args_text, "to_string") || has_word(args_text, "message") => {
                 self.error = args
             }
@@ -139,6 +145,18 @@ impl<'t> Attrs<'t> {
             _ => {}
         }
     }
+}
+
+/// The token tree after `display` in snafu's attribute arguments.
+fn snafu_display<'t>(args: Node<'t>, src: &[u8]) -> Option<Node<'t>> {
+    let mut c = args.walk();
+    let children: Vec<Node<'t>> = args.children(&mut c).collect();
+    children.windows(2).find_map(|w| {
+        (w[0].kind() == "identifier"
+            && w[0].utf8_text(src).ok() == Some("display")
+            && w[1].kind() == "token_tree")
+            .then_some(w[1])
+    })
 }
 
 /// Whether a `cfg(..)` predicate (without spaces, parenthesised) holds
