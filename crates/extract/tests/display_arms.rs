@@ -138,7 +138,10 @@ pub enum Error {
 "#,
     );
     let texts: Vec<&str> = found.iter().map(|s| s.1.as_str()).collect();
-    assert!(texts.contains(&"Generic {store} error: {source}"), "{texts:?}");
+    assert!(
+        texts.contains(&"Generic {store} error: {source}"),
+        "{texts:?}"
+    );
     assert!(
         texts.contains(&"Error after {retries} retries in {elapsed:?}"),
         "{texts:?}"
