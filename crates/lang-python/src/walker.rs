@@ -349,6 +349,13 @@ impl<'a> Walker<'a> {
         let Some(t) = crate::message::string_node_template(self, node) else {
             return;
         };
+        // A format string of `%`: its conversions are values, not text
+        // (sqlalchemy's `"…sqlalche.me/e/%s/%s)" % (…)` prints the codes).
+        let t = if is_percent_format(node) {
+            crate::strings::percent(&t, &crate::strings::PercentArgs::Mapping)
+        } else {
+            t
+        };
         let text = t
             .literals()
             .max_by_key(|s| s.chars().count())
@@ -612,4 +619,22 @@ pub fn first_paragraph(doc: &str) -> String {
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// The string is the left operand of `%` (through parentheses): a format.
+fn is_percent_format(node: Node) -> bool {
+    let mut child = node;
+    while let Some(parent) = child.parent() {
+        match parent.kind() {
+            "parenthesized_expression" => child = parent,
+            "binary_operator" => {
+                let left = parent.child_by_field_name("left");
+                let op = parent.child_by_field_name("operator");
+                return left.is_some_and(|l| l.id() == child.id())
+                    && op.is_some_and(|o| o.kind() == "%");
+            }
+            _ => return false,
+        }
+    }
+    false
 }

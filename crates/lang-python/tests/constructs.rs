@@ -366,6 +366,18 @@ fn literals_and_docs() {
 }
 
 #[test]
+fn a_percent_format_literal_is_kept_without_its_conversions() {
+    // sqlalchemy's `_code_str`: the codes are values, the rest is text.
+    let text = "def code_str(v, code):\n    return (\n        \"(Background on this error at: \"\n        \"https://sqlalche.me/e/%s/%s)\" % (v, code)\n    )\n";
+    let x = extract("sqlalchemy/exc.py", text);
+    let lits: Vec<&str> = x.literals.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(
+        lits,
+        vec!["(Background on this error at: https://sqlalche.me/e/"]
+    );
+}
+
+#[test]
 fn site_fields() {
     let text = "class Session:\n    def send(self, url):\n        if not url:\n            raise InvalidURL(\n                f\"Invalid URL {url!r}\"\n            )\n";
     let x = extract("src/requests/sessions.py", text);
