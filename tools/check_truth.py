@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Re-check every truth line of cases.jsonl: print the source line at path:line of each truth entry.
+"""Re-check every truth line of a held-out batch: print the source line at path:line of each truth
+entry of BATCH/cases.jsonl (`check_truth.py tools/heldout6 [--context] [DIR...]`).
 
 Reads each crate from cargo's download cache (~/.cargo/registry/cache/*/NAME-VERSION.crate; run
 `errdex index crate:NAME@VERSION`, the scorer, or `cargo fetch` first so that the files are there).
 When a .crate is missing, the unpacked source under ~/.cargo/registry/src/*/NAME-VERSION/ is read,
 then folders given as arguments (`check_truth.py DIR...`, each holding NAME-VERSION/).
 With --context, the two lines either side are printed too.
-Copied from tools/heldout5 (heldout3's, plus the fallbacks).
+One script for the Rust batches from heldout5 on (heldout3's, plus the fallbacks).
 """
 import glob, json, os, sys, tarfile
-HERE = os.path.dirname(os.path.abspath(__file__))
+if len(sys.argv) < 2:
+    sys.exit("usage: check_truth.py BATCH_DIR [--context] [DIR...]")
+BATCH = sys.argv[1]
 CTX = '--context' in sys.argv
-DIRS = [a for a in sys.argv[1:] if a != '--context']
+DIRS = [a for a in sys.argv[2:] if a != '--context']
 bad = 0
-for l in open(os.path.join(HERE, 'cases.jsonl')):
+for l in open(os.path.join(BATCH, 'cases.jsonl')):
     c = json.loads(l)
     for t in c['truth']:
         nv = f"{t['crate']}-{t['version']}"
