@@ -549,19 +549,19 @@ impl Analyzer {
             Some(i) => (i, !missing),
             None => (inner, missing),
         };
-        let Some(feature) = inner
-            .trim()
-            .strip_prefix("feature")
-            .map(|r| r.trim_start().trim_start_matches('=').trim())
-            .and_then(|r| r.strip_prefix('"'))
-            .and_then(|r| r.strip_suffix('"'))
-            .filter(|f| {
-                f.chars()
-                    .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
-            })
-        else {
+        // The condition is one feature, nothing else (`all(..)`/`any(..)`
+        // say more than one switch can).
+        let features = mechanisms::features_in(inner);
+        let [feature] = features.as_slice() else {
             return;
         };
+        if !inner.trim().starts_with("feature")
+            || !feature
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        {
+            return;
+        }
         // `crate:NAME`, or a checkout named after its folder.
         let repo = &self.snapshot.repo;
         let name = repo

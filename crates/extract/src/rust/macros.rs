@@ -608,10 +608,7 @@ pub(crate) fn message_table(matcher: &str, body: &str) -> Option<String> {
 /// How a number literal prints: suffix and `_` separators dropped.
 fn number_text(lit: &str) -> String {
     let t: String = lit.chars().filter(|c| *c != '_').collect();
-    for suffix in [
-        "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
-        "f32", "f64",
-    ] {
+    for suffix in super::INTEGER_TYPES.iter().chain(&["f32", "f64"]) {
         if let Some(s) = t.strip_suffix(suffix) {
             if !s.is_empty() && !s.starts_with("0x") {
                 return s.to_string();

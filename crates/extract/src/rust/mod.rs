@@ -833,8 +833,8 @@ impl<'a> Walker<'a> {
     }
 }
 
-/// The integer types a numeric const is declared with.
-const INTEGER_TYPES: [&str; 12] = [
+/// The integer types (a numeric const's, a literal's suffix).
+pub(crate) const INTEGER_TYPES: [&str; 12] = [
     "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64", "i128", "isize",
 ];
 

@@ -274,23 +274,27 @@ impl Query<'_> {
         // records compete as equals, whatever the depth of their chains (a
         // log line's `error=` field is below its own event, not below the
         // other lines).
-        let mut record = Vec::with_capacity(messages.len());
+        // Records are runs of messages: each run's first in chain order
+        // leads it.
+        let mut lead = vec![false; messages.len()];
+        let mut run_best: Option<usize> = None;
         for (i, m) in messages.iter().enumerate() {
             let event = matches!(
                 m.origin,
                 input::Origin::Log | input::Origin::Panic | input::Origin::Exception
             );
-            let opens = (m.layer == 0 && event) || record.is_empty();
-            record.push(if opens { i } else { record[i - 1] });
-        }
-        let mut lead = vec![false; messages.len()];
-        for &r in record.iter().collect::<std::collections::BTreeSet<_>>() {
-            let first = (0..messages.len())
-                .filter(|&i| record[i] == r)
-                .min_by(|&a, &b| compare(a, b, true));
-            if let Some(i) = first {
-                lead[i] = true;
+            if m.layer == 0 && event {
+                if let Some(b) = run_best.take() {
+                    lead[b] = true;
+                }
             }
+            run_best = match run_best {
+                Some(b) if compare(b, i, true).is_le() => Some(b),
+                _ => Some(i),
+            };
+        }
+        if let Some(b) = run_best {
+            lead[b] = true;
         }
         order.sort_by(|&a, &b| lead[b].cmp(&lead[a]).then(compare(a, b, false)));
         let mut matches = Vec::new();

@@ -301,13 +301,7 @@ fn parse_nested(text: &str, depth: u32) -> Vec<Message> {
         }
         // `Caused by: cause` lines below any message.
         if inline_cause(line).is_some() {
-            let causes: Vec<String> = lines[i..]
-                .iter()
-                .map_while(|l| inline_cause(l))
-                .map(str::to_string)
-                .collect();
-            i += causes.len();
-            push_causes(&mut out, causes, depth);
+            i = causes_after(&lines, i, &mut out, depth);
             continue;
         }
         // miette's graphical reports: `Error:` alone, then `× message`.
