@@ -93,9 +93,142 @@ pub struct Fact {
     /// For related errors: the other error's id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error_id: Option<String>,
-    /// For a fallible form of the panicking call: the two calls, as data.
+    /// What the sentence states, as data, for the facts sections choose
+    /// by what they say (the thrower, a public way in, a quoted doc…).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub twin: Option<Twin>,
+    pub detail: Option<Detail>,
+}
+
+/// What a fact states, as data: the page's sections pick facts by this,
+/// never by the words of their sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "is", rename_all = "snake_case")]
+pub enum Detail {
+    /// The fn the site is in (an `Item` fact).
+    Thrower {
+        /// Its path as a user names it (`Vec::reserve`).
+        name: String,
+        /// Its signature.
+        signature: String,
+        /// Users call it: a public fn, or a method of a public trait.
+        public: bool,
+    },
+    /// The condition an assertion checks.
+    Assertion {
+        /// The first argument of the assert (`n <= LIMIT`).
+        condition: String,
+    },
+    /// What `expect`/`unwrap` is called on, and what it holds when the
+    /// call fails.
+    Receiver {
+        /// The receiver expression.
+        expr: String,
+        /// What the value holds when it fires.
+        holds: Holds,
+    },
+    /// A condition under which the site runs that a caller or a
+    /// constructor of the value decides (`Where f calls it, …`), not the
+    /// thrower's own code.
+    CallerCondition,
+    /// A constant or field default a condition compares against.
+    Value {
+        /// The constant's name (`LIMIT`).
+        name: String,
+        /// Its value as the page states it, code in backticks (`` `4096` ``,
+        /// `` `1 << 12` = 4096 ``).
+        value: String,
+    },
+    /// A quoted doc comment.
+    Doc {
+        /// The public fn whose doc it is; none for the thrower's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        of: Option<String>,
+        /// The section quoted, when it is one of the two a caller keeps to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        heading: Option<DocHeading>,
+        /// The quoted text.
+        quote: String,
+    },
+    /// A public way in a user calls by name.
+    Entry {
+        /// What the user calls (`Parser::parse`, `vec_of!`).
+        name: String,
+        /// What kind of item it is.
+        via: Via,
+    },
+    /// A way in a user takes without naming the fn: a trait impl the
+    /// language or another crate calls.
+    ImplicitUse {
+        /// What the user does, in words (`formatting a `E` with `{}``).
+        action: String,
+    },
+    /// A place that makes the error variant.
+    Constructor {
+        /// The variant (`Error::Eof`); none for a macro that makes it,
+        /// invoked in `by`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        variant: Option<String>,
+        /// The fn that makes it.
+        by: String,
+        /// That fn is test code.
+        in_test: bool,
+    },
+    /// The code exists only under `cfg`s naming Cargo features.
+    Features {
+        /// The features named, in order.
+        names: Vec<String>,
+        /// The first feature is negated (`not(feature = "x")`).
+        negated: bool,
+    },
+    /// The check guards an invariant the crate keeps itself: nothing a
+    /// user does should reach it.
+    Invariant,
+    /// serde calls a method of a serde trait impl the error is made in.
+    SerdeMethod {
+        /// The serde trait (`Serializer`).
+        serde_trait: String,
+        /// Its method (`serialize_i8`).
+        method: String,
+        /// The implementing type.
+        ty: String,
+    },
+    /// A fallible form of the panicking call.
+    Twin(Twin),
+}
+
+/// The doc sections a caller keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DocHeading {
+    /// `# Panics`.
+    Panics,
+    /// `# Errors`.
+    Errors,
+}
+
+/// How a public way in is named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Via {
+    /// A public fn or method.
+    Fn,
+    /// A method of a public trait, implemented for a type.
+    TraitMethod,
+    /// An exported `macro_rules!`.
+    Macro,
+}
+
+/// What a receiver holds when unwrapping it fails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Holds {
+    /// `None` (an `Option`).
+    None,
+    /// An `Err` (a `Result`).
+    Err,
+    /// An `Ok` (`expect_err`, `unwrap_err`).
+    Ok,
+    /// Not known.
+    Unknown,
 }
 
 /// A public fn that hands back the failure where another panics

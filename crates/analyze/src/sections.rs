@@ -1,7 +1,9 @@
 //! The page's sections written from facts by rules per kind: correct first,
 //! specific where the facts allow, and every sentence citing its facts.
 
-use crate::{Author, Fact, FactKind, Section, SectionName, Sentence};
+use crate::{
+    Author, Detail, DocHeading, Fact, FactKind, Holds, Section, SectionName, Sentence, Via,
+};
 use errdex_model::Kind;
 
 /// Writes the four sections for an error of `kind`, in code of
@@ -32,6 +34,19 @@ fn section(name: SectionName, sentences: Vec<Sentence>, code: Option<String>) ->
     }
 }
 
+/// The longest receiver a solution quotes (a longer one is a block).
+const MAX_QUOTED_RECEIVER: usize = 120;
+
+/// The fn the site is in.
+#[derive(Clone, Copy)]
+struct Thrower<'a> {
+    fact: &'a Fact,
+    name: &'a str,
+    signature: &'a str,
+    /// Users call it.
+    public: bool,
+}
+
 struct Writer<'a> {
     kind: Kind,
     /// Python's `assert` raises `AssertionError`; it does not panic.
@@ -46,12 +61,6 @@ fn say(text: impl Into<String>, facts: &[&Fact]) -> Sentence {
     }
 }
 
-/// The text between the first pair of backticks of a fact.
-fn code_in(f: &Fact) -> Option<&str> {
-    let (_, rest) = f.text.split_once('`')?;
-    Some(rest.split_once('`')?.0)
-}
-
 impl<'a> Writer<'a> {
     fn all(&self, kind: FactKind) -> Vec<&'a Fact> {
         self.facts.iter().filter(|f| f.kind == kind).collect()
@@ -61,80 +70,121 @@ impl<'a> Writer<'a> {
         self.facts.iter().find(|f| f.kind == kind)
     }
 
-    /// The thrower's qualified name (from the item fact).
-    fn thrower(&self) -> Option<(&'a Fact, &'a str)> {
-        let f = self.one(FactKind::Item)?;
-        code_in(f).map(|name| (f, name))
+    /// The facts of `kind` with what they state.
+    fn detailed(&self, kind: FactKind) -> impl Iterator<Item = (&'a Fact, &'a Detail)> {
+        self.facts
+            .iter()
+            .filter(move |f| f.kind == kind)
+            .filter_map(|f| Some((f, f.detail.as_ref()?)))
+    }
+
+    /// The thrower: its fact, qualified name and signature, and whether
+    /// users call it.
+    fn thrower(&self) -> Option<Thrower<'a>> {
+        self.detailed(FactKind::Item).find_map(|(fact, d)| match d {
+            Detail::Thrower {
+                name,
+                signature,
+                public,
+            } => Some(Thrower {
+                fact,
+                name,
+                signature,
+                public: *public,
+            }),
+            _ => None,
+        })
+    }
+
+    /// The thrower when users call it.
+    fn public_thrower(&self) -> Option<Thrower<'a>> {
+        self.thrower().filter(|t| t.public)
+    }
+
+    /// The public ways in a user calls by name, in order.
+    fn entries(&self) -> impl Iterator<Item = (&'a Fact, &'a str, Via)> {
+        self.detailed(FactKind::PublicEntry)
+            .filter_map(|(f, d)| match d {
+                Detail::Entry { name, via } => Some((f, name.as_str(), *via)),
+                _ => None,
+            })
     }
 
     /// The public call a user makes to reach the site: the thrower when
     /// it is public, else the first public fn, public trait method or
-    /// exported macro reaching it (from the public-entry facts).
+    /// exported macro reaching it.
     fn public_call(&self) -> Option<(&'a Fact, &'a str)> {
-        if let Some((item, name)) = self.thrower() {
-            if item.text.contains("the public fn") {
-                return Some((item, name));
-            }
+        if let Some(t) = self.public_thrower() {
+            return Some((t.fact, t.name));
         }
-        self.all(FactKind::PublicEntry).into_iter().find_map(|e| {
-            let named = e.text.starts_with("The public fn `")
-                || e.text.starts_with("The exported macro `")
-                || e.text.contains("` (the public trait `");
-            if named {
-                code_in(e).map(|n| (e, n))
-            } else {
-                None
-            }
-        })
+        self.entries().next().map(|(f, name, _)| (f, name))
     }
 
     /// What a user does that reaches the site through a trait impl the
-    /// language or another crate calls (`formatting a `E` with `{}``), from
-    /// the public-entry facts of implicit entry points.
+    /// language or another crate calls (`formatting a `E` with `{}``).
     fn implicit_use(&self) -> Option<(&'a Fact, &'a str)> {
-        self.all(FactKind::PublicEntry).into_iter().find_map(|e| {
-            let (_, action) = e
-                .text
-                .split_once("a user reaches that by ")
-                .or_else(|| e.text.split_once(" is reached by "))?;
-            Some((e, action.trim_end_matches('.')))
-        })
+        self.detailed(FactKind::PublicEntry)
+            .find_map(|(f, d)| match d {
+                Detail::ImplicitUse { action } => Some((f, action.as_str())),
+                _ => None,
+            })
     }
 
     /// Documented conditions a user keeps to, from the user's side: the
     /// `# Panics`/`# Errors` sections of the thrower (when public) and of
     /// the public fns reaching it — (fact, fn, heading, quoted text).
-    fn documented(&self) -> Vec<(&'a Fact, &'a str, &'static str, &'a str)> {
-        let public_thrower = self
-            .thrower()
-            .filter(|(item, _)| item.text.contains("the public fn"))
-            .map(|(_, n)| n);
-        let mut out = Vec::new();
-        for d in self.all(FactKind::Doc) {
-            let heading = if d.text.contains("under `# Panics`") {
-                "Panics"
-            } else if d.text.contains("under `# Errors`") {
-                "Errors"
-            } else {
-                continue;
-            };
-            let Some(quote) = d
-                .text
-                .split_once(": \"")
-                .map(|(_, q)| q.trim_end_matches('"'))
-            else {
-                continue;
-            };
-            let who = if d.text.starts_with("Its doc comment") {
-                public_thrower
-            } else {
-                code_in(d)
-            };
-            if let Some(who) = who {
-                out.push((d, who, heading, quote));
-            }
-        }
-        out
+    fn documented(&self) -> Vec<(&'a Fact, &'a str, DocHeading, &'a str)> {
+        let public_thrower = self.public_thrower().map(|t| t.name);
+        self.detailed(FactKind::Doc)
+            .filter_map(|(f, d)| match d {
+                Detail::Doc {
+                    of,
+                    heading: Some(heading),
+                    quote,
+                } => {
+                    let who = of.as_deref().or(public_thrower)?;
+                    Some((f, who, *heading, quote.as_str()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The first receiver fact: the fact, the receiver, what it holds
+    /// when the call fails; none when the receiver is too long to quote
+    /// or holds a comment (a closure's whole body).
+    fn receiver(&self) -> Option<(&'a Fact, &'a str, Holds)> {
+        self.detailed(FactKind::Receiver)
+            .find_map(|(f, d)| match d {
+                Detail::Receiver { expr, holds }
+                    if expr.len() <= MAX_QUOTED_RECEIVER && !expr.contains("//") =>
+                {
+                    Some((f, expr.as_str(), *holds))
+                }
+                _ => None,
+            })
+    }
+
+    /// The assertion's fact and condition.
+    fn assertion(&self) -> Option<(&'a Fact, &'a str)> {
+        self.detailed(FactKind::Assertion)
+            .find_map(|(f, d)| match d {
+                Detail::Assertion { condition } => Some((f, condition.as_str())),
+                _ => None,
+            })
+    }
+
+    /// The check guards an invariant of the crate's own.
+    fn invariant(&self) -> Option<&'a Fact> {
+        self.detailed(FactKind::Mechanism)
+            .find(|(_, d)| matches!(d, Detail::Invariant))
+            .map(|(f, _)| f)
+    }
+
+    /// A condition decided by a caller or a maker of the value, not by
+    /// the thrower's own code.
+    fn at_caller(f: &Fact) -> bool {
+        matches!(f.detail, Some(Detail::CallerCondition))
     }
 
     fn means(&self) -> Vec<Sentence> {
@@ -162,8 +212,8 @@ impl<'a> Writer<'a> {
             _ => "The operation failed and returned this error to its caller.",
         };
         out.push(say(text, &m));
-        if let Some((item, name)) = self.thrower() {
-            out.push(say(format!("It is raised in `{name}`."), &[item]));
+        if let Some(t) = self.thrower() {
+            out.push(say(format!("It is raised in `{}`.", t.name), &[t.fact]));
         }
         for s in self.all(FactKind::Sentinel) {
             out.push(say(s.text.clone(), &[s]));
@@ -185,7 +235,7 @@ impl<'a> Writer<'a> {
         let (at_callers, own): (Vec<&Fact>, Vec<&Fact>) = self
             .all(FactKind::Guard)
             .into_iter()
-            .partition(|f| f.text.starts_with("Where "));
+            .partition(|f| Self::at_caller(f));
         for f in own {
             out.push(say(f.text.clone(), &[f]));
         }
@@ -228,25 +278,30 @@ impl<'a> Writer<'a> {
         for t in self.all(FactKind::Test) {
             out.push(say(t.text.clone(), &[t]));
         }
-        for m in self.all(FactKind::Mechanism) {
-            if let Some(text) = serde_trigger(&m.text) {
-                out.push(say(text, &[m]));
+        for (m, d) in self.detailed(FactKind::Mechanism) {
+            if let Detail::SerdeMethod {
+                serde_trait,
+                method,
+                ty,
+            } = d
+            {
+                if let Some(text) = serde_trigger(serde_trait, method, ty) {
+                    out.push(say(text, &[m]));
+                }
             }
         }
         if out.is_empty() {
             // Nothing but the thrower is known: say which call a user
             // makes that gets it, when that call is public.
-            if let Some((item, name)) = self
-                .thrower()
-                .filter(|(item, _)| item.text.contains("the public fn"))
-            {
+            if let Some(t) = self.public_thrower() {
+                let name = t.name;
                 out.push(say(
                     if self.kind.panics() {
                         format!("It panics in a call of the public fn `{name}`.")
                     } else {
                         format!("It is the error a call of the public fn `{name}` returns.")
                     },
-                    &[item],
+                    &[t.fact],
                 ));
             }
         }
@@ -256,21 +311,18 @@ impl<'a> Writer<'a> {
     fn solutions(&self) -> Vec<Sentence> {
         let mut out = Vec::new();
         let thrower = self.thrower();
-        let item: Vec<&Fact> = thrower.map(|(f, _)| f).into_iter().collect();
-        let name = thrower.map(|(_, n)| n);
+        let item: Vec<&Fact> = thrower.map(|t| t.fact).into_iter().collect();
+        let name = thrower.map(|t| t.name);
         for a in self.all(FactKind::Alternative) {
             out.push(say(a.text.clone(), &[a]));
         }
-        for m in self.all(FactKind::Mechanism) {
-            if let Some(feature) = m
-                .text
-                .split("the Cargo feature(s) `")
-                .nth(1)
-                .and_then(|r| r.split('`').next())
-            {
-                let negated = m.text.contains(&format!("not(feature = \"{feature}\")"));
+        for (m, d) in self.detailed(FactKind::Mechanism) {
+            if let Detail::Features { names, negated } = d {
+                let Some(feature) = names.first() else {
+                    continue;
+                };
                 out.push(say(
-                    if negated {
+                    if *negated {
                         format!("Build with the `{feature}` feature (`--features {feature}`): this code exists only without it.")
                     } else {
                         format!("This code exists only with the `{feature}` feature (`--features {feature}`); without it, it is not compiled.")
@@ -279,10 +331,8 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        if let Some(a) = self.one(FactKind::Assertion) {
-            if let Some(cond) =
-                code_in(a).filter(|_| self.kind == Kind::Assert || self.kind == Kind::Ensure)
-            {
+        if let Some((a, cond)) = self.assertion() {
+            if self.kind == Kind::Assert || self.kind == Kind::Ensure {
                 out.push(say(
                     format!(
                         "Make sure `{cond}` holds before calling{}.",
@@ -297,41 +347,29 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        let invariant = self
-            .all(FactKind::Mechanism)
-            .iter()
-            .any(|m| m.text.contains("checks an internal invariant"));
-        if let Some(m) = self
-            .all(FactKind::Mechanism)
-            .into_iter()
-            .find(|m| m.text.contains("checks an internal invariant"))
-        {
+        let invariant = self.invariant().is_some();
+        if let Some(m) = self.invariant() {
             out.push(say(
                 "Nothing in your code should reach it: if it fires, report it to the crate's maintainers with the steps that led there.",
                 &[m],
             ));
         }
-        if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
-            if let Some(v) = code_in(r) {
-                let how = if r.text.contains("is `None`") {
-                    " (`if let Some(..)`, `unwrap_or`, `?` in a fn returning `Option`)"
-                } else if r.text.contains("is an `Err`") {
-                    " (`match` on `Ok`/`Err`, or `?`)"
-                } else {
-                    ""
-                };
-                out.push(say(
-                    format!("Handle the failure of `{v}` instead of unwrapping it{how}."),
-                    &[r],
-                ));
-            }
+        if let Some((r, v, holds)) = self.receiver().filter(|_| !invariant) {
+            let how = match holds {
+                Holds::None => " (`if let Some(..)`, `unwrap_or`, `?` in a fn returning `Option`)",
+                Holds::Err => " (`match` on `Ok`/`Err`, or `?`)",
+                Holds::Ok | Holds::Unknown => "",
+            };
+            out.push(say(
+                format!("Handle the failure of `{v}` instead of unwrapping it{how}."),
+                &[r],
+            ));
         }
-        for g in self
+        let own_guard = self
             .all(FactKind::Guard)
             .into_iter()
-            .filter(|g| !g.text.starts_with("Where "))
-            .take(1)
-        {
+            .find(|g| !Self::at_caller(g));
+        if let Some(g) = own_guard {
             out.push(say(
                 format!("Avoid the path that leads here: {}", lower_first(&g.text)),
                 &[g],
@@ -351,29 +389,33 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        let ctors: Vec<&Fact> = self
-            .all(FactKind::Constructor)
-            .into_iter()
-            .filter(|f| !f.text.contains("(a test)"))
+        let ctors: Vec<(&Fact, Option<&str>, &str)> = self
+            .detailed(FactKind::Constructor)
+            .filter_map(|(f, d)| match d {
+                Detail::Constructor {
+                    variant,
+                    by,
+                    in_test: false,
+                } => Some((f, variant.as_deref(), by.as_str())),
+                _ => None,
+            })
             .collect();
-        if let Some(first) = ctors.first() {
-            let mut names: Vec<&str> = ctors
-                .iter()
-                .filter_map(|f| f.text.split('`').nth(3))
-                .collect();
+        if !ctors.is_empty() {
+            let variant = ctors.iter().find_map(|c| c.1).unwrap_or("the error");
+            let mut names: Vec<&str> = ctors.iter().map(|(_, _, by)| *by).collect();
             names.dedup();
-            let variant = code_in(first).unwrap_or("the error");
+            let cited: Vec<&Fact> = ctors.iter().map(|(f, _, _)| *f).collect();
             out.push(say(
                 format!(
                     "Expect `{variant}` from {} and handle it there: match on the variant, or propagate it with `?`.",
                     list(&names)
                 ),
-                &ctors,
+                &cited,
             ));
         }
         for (d, who, heading, quote) in self.documented().into_iter().take(2) {
             out.push(say(
-                if heading == "Panics" {
+                if heading == DocHeading::Panics {
                     format!("Before calling `{who}`, rule out what its doc lists under `# Panics`: \"{quote}\"")
                 } else {
                     format!("`{who}` returns an error in the cases its doc lists under `# Errors` (\"{quote}\"): rule them out before the call, or handle the `Err` it returns.")
@@ -381,12 +423,12 @@ impl<'a> Writer<'a> {
                 &[d],
             ));
         }
-        if self.kind.panics() && !out.iter().any(|s| s.text.starts_with("Avoid the path")) {
+        if self.kind.panics() && own_guard.is_none() {
             // The condition is at a caller: avoid it there.
             if let Some(g) = self
                 .all(FactKind::Guard)
                 .into_iter()
-                .find(|g| g.text.starts_with("Where "))
+                .find(|g| Self::at_caller(g))
             {
                 out.push(say(
                     format!("Avoid the path that leads here: {}", lower_first(&g.text)),
@@ -426,7 +468,7 @@ impl<'a> Writer<'a> {
                 t.code.clone(),
             );
         }
-        let Some((item, name)) = self.thrower() else {
+        let Some(thrower) = self.thrower() else {
             return (Vec::new(), None);
         };
         if self.kind.panics()
@@ -447,49 +489,44 @@ impl<'a> Writer<'a> {
             {
                 return fix;
             }
-            let invariant = self
-                .all(FactKind::Mechanism)
-                .iter()
-                .any(|m| m.text.contains("checks an internal invariant"));
-            if let Some(r) = self.one(FactKind::Receiver).filter(|_| !invariant) {
-                if let Some(v) = code_in(r)
-                    .filter(|v| crate::verify::parses(&format!("fn f() {{ let _ = {v}; }}")))
-                {
-                    let code = if r.text.contains("is `None`") {
-                        format!(
-                            "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
-                        )
-                    } else if r.text.contains("is an `Err`") {
-                        format!(
-                            "match {v} {{\n    Ok(value) => {{ /* use value */ }}\n    Err(err) => {{ /* handle err */ }}\n}}"
-                        )
-                    } else {
-                        return (Vec::new(), None);
-                    };
-                    return (
-                        vec![say(
-                            format!("Instead of unwrapping `{v}`, handle both cases:"),
-                            &[r, item],
-                        )],
-                        Some(code),
-                    );
-                }
+            let receiver = self
+                .receiver()
+                .filter(|_| self.invariant().is_none())
+                .filter(|(_, v, _)| crate::verify::parses(&format!("fn f() {{ let _ = {v}; }}")));
+            if let Some((r, v, holds)) = receiver {
+                let code = match holds {
+                    Holds::None => format!(
+                        "match {v} {{\n    Some(value) => {{ /* use value */ }}\n    None => {{ /* handle the missing value */ }}\n}}"
+                    ),
+                    Holds::Err => format!(
+                        "match {v} {{\n    Ok(value) => {{ /* use value */ }}\n    Err(err) => {{ /* handle err */ }}\n}}"
+                    ),
+                    Holds::Ok | Holds::Unknown => return (Vec::new(), None),
+                };
+                return (
+                    vec![say(
+                        format!("Instead of unwrapping `{v}`, handle both cases:"),
+                        &[r, thrower.fact],
+                    )],
+                    Some(code),
+                );
             }
             return (Vec::new(), None);
         }
-        if matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr) {
+        // (The code below is Rust's `match` on a `Result`.)
+        if self.python || matches!(self.kind, Kind::Display | Kind::DebugImpl | Kind::ErrorAttr) {
             return (Vec::new(), None);
         }
         // What a user calls: the thrower when public, else a public fn
-        // reaching it.
+        // or trait method reaching it.
         let entry = self
-            .all(FactKind::PublicEntry)
-            .into_iter()
-            .find(|e| e.text.contains(" reaches it: "))
-            .and_then(|e| code_in(e).map(|n| (e, n)));
+            .entries()
+            .find(|(_, _, via)| *via != Via::Macro)
+            .map(|(f, n, _)| (f, n));
         let (fact, name) = match entry {
-            Some(e) if !item.text.contains("the public fn") => e,
-            _ => (item, name),
+            _ if thrower.public => (thrower.fact, thrower.name),
+            Some(e) => e,
+            None => return (Vec::new(), None),
         };
         let call = name.rsplit("::").next().unwrap_or(name);
         if !call.chars().all(|c| c.is_alphanumeric() || c == '_')
@@ -520,14 +557,12 @@ impl<'a> Writer<'a> {
         if !matches!(self.kind, Kind::Assert | Kind::AssertEq | Kind::AssertNe) {
             return None;
         }
-        let (item, name) = self
-            .thrower()
-            .filter(|(item, _)| item.text.contains("the public fn"))?;
-        let a = self.one(FactKind::Assertion)?;
-        let cond = code_in(a)?;
+        let t = self.public_thrower()?;
+        let (item, name) = (t.fact, t.name);
+        let (a, cond) = self.assertion()?;
         // The condition must read only the fn's parameters (and constants,
         // paths, methods): a local of its body means nothing to a caller.
-        let params = params_of(item.text.split('`').nth(3)?);
+        let params = params_of(t.signature);
         if cond.contains("self") || roots(cond).iter().any(|r| !params.contains(r)) {
             return None;
         }
@@ -540,18 +575,20 @@ impl<'a> Writer<'a> {
         let values: Vec<&Fact> = self.all(FactKind::Value);
         let mut cited = vec![a, item];
         cited.extend(values.iter().copied());
-        // `LIMIT` is 4096 (`const LIMIT: usize`, src/lib.rs:3).
-        let stated: Vec<&str> = values
-            .iter()
-            .filter(|v| {
-                code_in(v).is_some_and(|c| {
-                    cond.contains(c)
-                        && c.chars().all(|ch| {
+        // `LIMIT` is `4096`.
+        let stated: Vec<String> = self
+            .detailed(FactKind::Value)
+            .filter_map(|(_, d)| match d {
+                Detail::Value { name, value }
+                    if cond.contains(name.as_str())
+                        && name.chars().all(|ch| {
                             ch.is_ascii_uppercase() || ch.is_ascii_digit() || ch == '_' || ch == ':'
-                        })
-                }) && v.text.contains("` is ")
+                        }) =>
+                {
+                    Some(format!("`{name}` is {value}"))
+                }
+                _ => None,
             })
-            .filter_map(|v| v.text.split(" (`").next())
             .collect();
         let with = if stated.is_empty() {
             String::new()
@@ -591,7 +628,10 @@ impl<'a> Writer<'a> {
         let (a, t) = self
             .all(FactKind::Alternative)
             .into_iter()
-            .find_map(|a| Some((a, a.twin.as_ref()?)))?;
+            .find_map(|a| match &a.detail {
+                Some(Detail::Twin(t)) => Some((a, t)),
+                _ => None,
+            })?;
         let (twin, panicking) = (t.fallible.as_str(), t.panicking.as_str());
         let ret = t.returns.as_deref();
         let path = |n: &str| {
@@ -707,19 +747,11 @@ fn roots(expr: &str) -> Vec<String> {
     out
 }
 
-/// What in the user's data makes serde call the method of a serde trait
-/// impl an error is made in, from the mechanism fact ``in `Serializer::
-/// serialize_i8` for `T` ``): serde's data model maps each Rust type to
-/// one method (`serialize_i8` for an `i8`, `newtype_variant_seed` when the
-/// Rust type expects a newtype variant).
-pub fn serde_trigger(mechanism: &str) -> Option<String> {
-    let (_, rest) = mechanism.split_once("serde's `Error::custom` in `")?;
-    let (method, rest) = rest.split_once('`')?;
-    let ty = rest
-        .strip_prefix(" for `")
-        .and_then(|r| r.split_once('`'))
-        .map(|(t, _)| t)?;
-    let (tr, m) = method.split_once("::")?;
+/// What in the user's data makes serde call the method `m` of the serde
+/// trait `tr` implemented for `ty` an error is made in: serde's data model
+/// maps each Rust type to one method (`serialize_i8` for an `i8`,
+/// `newtype_variant_seed` when the Rust type expects a newtype variant).
+fn serde_trigger(tr: &str, m: &str, ty: &str) -> Option<String> {
     let what = |name: &str| -> Option<&'static str> {
         Some(match name {
             "bool" => "a `bool`",

@@ -149,7 +149,7 @@ impl Analyzer {
                         }
                     }
                     let when = guard_text(g);
-                    b.push(
+                    b.push_detailed(
                         FactKind::Guard,
                         format!(
                             "Where `{}` calls it ({}:{}), {}",
@@ -159,7 +159,7 @@ impl Analyzer {
                             crate::sections::lower_first(&when)
                         ),
                         Some((c.path.clone(), c.line)),
-                        None,
+                        Detail::CallerCondition,
                     );
                 }
                 // `match self` on a variant: the type's own accessor that
@@ -167,7 +167,7 @@ impl Analyzer {
                 if let Some(Guard::Arm { pattern, value, .. }) = guards.first() {
                     if value == "self" {
                         if let Some((ty, accessor, tag)) = self.variant_meaning(caller, pattern) {
-                            b.push(
+                            b.push_detailed(
                                 FactKind::Guard,
                                 format!(
                                     "Where `{}` calls it ({}:{}), the arm `{pattern}` is the `{ty}` whose `{accessor}()` is `{tag}`: it runs for `{tag}` values.",
@@ -176,7 +176,7 @@ impl Analyzer {
                                     c.line
                                 ),
                                 Some((c.path.clone(), c.line)),
-                                None,
+                                Detail::CallerCondition,
                             );
                         }
                     }
@@ -249,9 +249,7 @@ impl Analyzer {
                 FactKind::Receiver => FactKind::Failure,
                 k => k,
             };
-            if !b.seen(&f.text) {
-                b.push(kind, f.text, f.path.zip(f.line), None);
-            }
+            b.adopt(kind, f);
         }
         true
     }
@@ -349,11 +347,13 @@ impl Analyzer {
                             .generated_at
                             .clone()
                             .unwrap_or((t.path.clone(), t.lines.0));
-                        b.push(
+                        b.push_detailed(
                             FactKind::PublicEntry,
                             format!("`{tr}::{}` for `{ty}` is reached by {call}.", tg.name),
                             Some(at),
-                            None,
+                            Detail::ImplicitUse {
+                                action: call.clone(),
+                            },
                         );
                         entries += 1;
                         self.checked_operator_fact(b, tr, &tg.name, ty);
@@ -452,7 +452,7 @@ impl Analyzer {
                             .map(|q| format!(" The trait's doc says: \"{q}\""))
                             .unwrap_or_default();
                         let blanket = cf.impl_params.contains(&ty);
-                        b.push(
+                        b.push_detailed(
                             FactKind::PublicEntry,
                             format!(
                                 "`{}::{}` (the public trait `{}`, here its {}) reaches it: {}.{}",
@@ -468,31 +468,45 @@ impl Analyzer {
                                 doc
                             ),
                             Some((cf.path.clone(), cf.lines.0)),
-                            None,
+                            Detail::Entry {
+                                name: format!("{}::{}", d.name, cf.name),
+                                via: Via::TraitMethod,
+                            },
                         );
                         entries += 1;
                     }
                 }
                 let listed_as_caller = public_target && hops == 0 && implicit.is_none();
                 if entries < MAX_ENTRIES && (public || implicit.is_some()) && !listed_as_caller {
-                    let text = match &implicit {
-                        Some(call) => format!(
-                            "`{}` reaches it ({}), and a user reaches that by {call}.",
-                            cf.qualified(),
-                            path.join(" → ")
+                    let (text, detail) = match &implicit {
+                        Some(call) => (
+                            format!(
+                                "`{}` reaches it ({}), and a user reaches that by {call}.",
+                                cf.qualified(),
+                                path.join(" → ")
+                            ),
+                            Detail::ImplicitUse {
+                                action: call.clone(),
+                            },
                         ),
-                        None => format!(
-                            "The public fn `{}` reaches it: {}.{}",
-                            cf.qualified(),
-                            path.join(" → "),
-                            self.doc_summary(caller)
+                        None => (
+                            format!(
+                                "The public fn `{}` reaches it: {}.{}",
+                                cf.qualified(),
+                                path.join(" → "),
+                                self.doc_summary(caller)
+                            ),
+                            Detail::Entry {
+                                name: cf.qualified(),
+                                via: Via::Fn,
+                            },
                         ),
                     };
-                    b.push(
+                    b.push_detailed(
                         FactKind::PublicEntry,
                         text,
                         Some((cf.path.clone(), cf.lines.0)),
-                        None,
+                        detail,
                     );
                     entries += 1;
                     // A panic reached through a public fn: that fn's
@@ -632,7 +646,7 @@ impl Analyzer {
         if b.seen(&format!("pathguard:{}:{}", c.path, c.line)) {
             return false;
         }
-        b.push(
+        b.push_detailed(
             FactKind::Guard,
             format!(
                 "Where `{}` calls `{}` on the way ({}:{}), {}",
@@ -643,7 +657,7 @@ impl Analyzer {
                 crate::sections::lower_first(&guard_text(g))
             ),
             Some((c.path.clone(), c.line)),
-            None,
+            Detail::CallerCondition,
         );
         true
     }
@@ -799,7 +813,7 @@ impl Analyzer {
                         continue;
                     }
                     let via: Vec<String> = chain.iter().map(|c| format!("`{c}`")).collect();
-                    b.push(
+                    b.push_detailed(
                         FactKind::PublicEntry,
                         format!(
                             "`{}` (public) uses `{ty}`{}: the method runs when that fn drives it.",
@@ -811,7 +825,10 @@ impl Analyzer {
                             }
                         ),
                         Some((f.path.clone(), f.lines.0)),
-                        None,
+                        Detail::Entry {
+                            name: f.qualified(),
+                            via: Via::Fn,
+                        },
                     );
                     found += 1;
                     if let Owner::Impl { ty: next, .. } = &f.owner {

@@ -251,10 +251,13 @@ impl Analyzer {
             }
             let caller = c.caller.map(|i| &self.symbols.fns[i]);
             let is_test = caller.is_some_and(|f| f.is_test);
-            let place = match (caller, &c.in_macro) {
-                (Some(f), None) => format!("`{}`", f.qualified()),
-                (Some(f), Some(m)) => format!("`{}` in the body of `macro_rules! {m}`", f.name),
-                (None, Some(m)) => format!("the body of `macro_rules! {m}`"),
+            let (place, by) = match (caller, &c.in_macro) {
+                (Some(f), None) => (format!("`{}`", f.qualified()), f.qualified()),
+                (Some(f), Some(m)) => (
+                    format!("`{}` in the body of `macro_rules! {m}`", f.name),
+                    f.name.clone(),
+                ),
+                (None, Some(m)) => (format!("the body of `macro_rules! {m}`"), format!("{m}!")),
                 (None, None) => continue,
             };
             let gates = caller
@@ -266,14 +269,18 @@ impl Analyzer {
                 .filter(|_| !is_test)
                 .map(|i| self.default_method_note(i))
                 .unwrap_or_default();
-            b.push(
+            b.push_detailed(
                 FactKind::Constructor,
                 format!(
                     "`{ty}::{variant}` is constructed in {place}{}{default}{gates}.",
                     if is_test { " (a test)" } else { "" }
                 ),
                 Some((c.path.clone(), c.line)),
-                None,
+                Detail::Constructor {
+                    variant: Some(format!("{ty}::{variant}")),
+                    by,
+                    in_test: is_test,
+                },
             );
             n += 1;
             if is_test {
@@ -306,7 +313,7 @@ impl Analyzer {
                         .map(|f| format!("`{}`", f.qualified()))
                         .or(c.in_macro.as_ref().map(|m| format!("`{m}!`")))
                         .unwrap_or_default();
-                    b.push(
+                    b.push_detailed(
                         FactKind::Guard,
                         format!(
                             "Where {who} creates it ({}:{}), {}",
@@ -315,7 +322,7 @@ impl Analyzer {
                             crate::sections::lower_first(&when)
                         ),
                         Some((c.path.clone(), c.line)),
-                        None,
+                        Detail::CallerCondition,
                     );
                     if let Some(i) = c.caller.filter(|_| gi == 0) {
                         self.exhausted_slice_fact(b, i, &g, (c.path.clone(), c.line));
@@ -341,7 +348,7 @@ impl Analyzer {
             if users.is_empty() {
                 continue;
             }
-            b.push(
+            b.push_detailed(
                 FactKind::Constructor,
                 format!(
                     "`{m}!` is invoked in {} fn(s): {}.",
@@ -354,7 +361,11 @@ impl Analyzer {
                         .join(", ")
                 ),
                 None,
-                None,
+                Detail::Constructor {
+                    variant: None,
+                    by: self.symbols.fns[users[0]].qualified(),
+                    in_test: false,
+                },
             );
             for i in users {
                 if !entry_from.contains(&i) {
@@ -396,7 +407,7 @@ impl Analyzer {
             } else {
                 format!(", compiled only when {}", cfg_list(&f.gates))
             };
-            b.push(
+            b.push_detailed(
                 FactKind::Constructor,
                 format!(
                     "`{ty}` is constructed in `{}`{}{gates}.",
@@ -404,7 +415,11 @@ impl Analyzer {
                     self.default_method_note(fi)
                 ),
                 Some((f.path.clone(), line)),
-                None,
+                Detail::Constructor {
+                    variant: Some(ty.to_string()),
+                    by: f.qualified(),
+                    in_test: false,
+                },
             );
             self.maker_doc_fact(b, fi);
             makers.push(fi);

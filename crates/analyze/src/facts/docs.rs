@@ -464,11 +464,15 @@ impl Analyzer {
                     .collect();
                 if let Some(q) = quote(&rest) {
                     if !b.seen(&format!("docrest:{fi}")) {
-                        b.push(
+                        b.push_detailed(
                             FactKind::Doc,
                             format!("Its doc comment goes on: \"{q}\""),
                             at.clone(),
-                            None,
+                            Detail::Doc {
+                                of: None,
+                                heading: None,
+                                quote: q,
+                            },
                         );
                     }
                 }
@@ -558,20 +562,27 @@ impl Analyzer {
                 );
                 topical += 1;
             }
-            for h in ["Panics", "Errors"] {
+            for (h, heading) in [
+                ("Panics", DocHeading::Panics),
+                ("Errors", DocHeading::Errors),
+            ] {
                 if let Some(t) = d.section(h) {
                     let Some(q) = quote(&[t]) else { continue };
                     if b.seen(&format!("entrydoc:{e}:{h}")) {
                         continue;
                     }
-                    b.push(
+                    b.push_detailed(
                         FactKind::Doc,
                         format!(
                             "The doc of `{}` (a public fn that reaches it) says under `# {h}`: \"{q}\"",
                             g.qualified()
                         ),
                         Some((g.path.clone(), g.lines.0)),
-                        None,
+                        Detail::Doc {
+                            of: Some(g.qualified()),
+                            heading: Some(heading),
+                            quote: q,
+                        },
                     );
                     quoted += 1;
                 }

@@ -7,20 +7,31 @@ use super::*;
 /// sites ask).
 pub(super) fn doc_facts(b: &mut Builder, error: &ErrorDetail) {
     for e in &error.evidence {
-        let label = match e.kind {
-            EvidenceKind::DocPanics => "Its doc comment says under `# Panics`",
-            EvidenceKind::DocErrors => "Its doc comment says under `# Errors`",
-            EvidenceKind::Doc => "Its doc comment says",
+        let (label, heading) = match e.kind {
+            EvidenceKind::DocPanics => (
+                "Its doc comment says under `# Panics`",
+                Some(DocHeading::Panics),
+            ),
+            EvidenceKind::DocErrors => (
+                "Its doc comment says under `# Errors`",
+                Some(DocHeading::Errors),
+            ),
+            EvidenceKind::Doc => ("Its doc comment says", None),
             EvidenceKind::ShouldPanic => continue,
         };
         if b.seen(&format!("doc:{}:{}", e.kind.as_str(), e.text)) {
             continue;
         }
-        b.push(
+        let quote = e.text.replace('\n', " ");
+        b.push_detailed(
             FactKind::Doc,
-            format!("{label}: \"{}\"", e.text.replace('\n', " ")),
+            format!("{label}: \"{quote}\""),
             Some((e.path.clone(), e.line)),
-            None,
+            Detail::Doc {
+                of: None,
+                heading,
+                quote,
+            },
         );
     }
 }

@@ -84,6 +84,26 @@ pub(super) fn features_in(cfg: &str) -> Vec<String> {
         .collect()
 }
 
+/// The Cargo features `gates` name: the sentence a fact about gated code
+/// ends with, and the same as data.
+pub(super) fn feature_gates<S: AsRef<str>>(gates: &[S]) -> Option<(String, Detail)> {
+    let mut names: Vec<String> = gates.iter().flat_map(|g| features_in(g.as_ref())).collect();
+    names.dedup();
+    let first = names.first()?;
+    let negated = gates
+        .iter()
+        .any(|g| g.as_ref().contains(&format!("not(feature = \"{first}\")")));
+    let sentence = format!(
+        " It depends on the Cargo feature(s) {}.",
+        names
+            .iter()
+            .map(|x| format!("`{x}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Some((sentence, Detail::Features { names, negated }))
+}
+
 /// The module a file is (`src/a/b.rs` → `b`, `src/a/mod.rs` → `a`).
 pub(super) fn module_of_path(path: &str) -> Option<String> {
     let stem = path.strip_suffix(".rs")?;
@@ -288,23 +308,13 @@ impl Analyzer {
             }
         }
         if !gates.is_empty() {
-            let features: Vec<String> = gates
-                .iter()
-                .flat_map(|g| features_in(g))
-                .collect::<Vec<_>>();
+            let features = feature_gates(&gates);
             let mut text = format!(
                 "`{name}` is compiled only when {} holds (on the fn, its impl or module, or the `mod` declaration of its file).",
                 cfg_list(&gates)
             );
-            if !features.is_empty() {
-                text.push_str(&format!(
-                    " It depends on the Cargo feature(s) {}.",
-                    features
-                        .iter()
-                        .map(|x| format!("`{x}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
+            if let Some((sentence, _)) = &features {
+                text.push_str(sentence);
             }
             if let Some(m) = module_of_path(&f.path).filter(|_| {
                 gates.iter().any(|g| g.starts_with("not(")) && !f.path.ends_with("lib.rs")
@@ -313,7 +323,10 @@ impl Analyzer {
                     " The `{m}` module is the fallback compiled where the other configurations do not apply."
                 ));
             }
-            b.push(FactKind::Mechanism, text, at.clone(), None);
+            match features {
+                Some((_, detail)) => b.push_detailed(FactKind::Mechanism, text, at.clone(), detail),
+                None => b.push(FactKind::Mechanism, text, at.clone(), None),
+            }
         }
         if let Some(m) = &f.in_macro {
             let inv = self.expansions(m, s.line);
@@ -484,19 +497,25 @@ impl Analyzer {
             _ => {}
         }
         if error.kind == Kind::SerdeCustom {
-            let role = match &f.owner {
+            let text = |role: &str| {
+                format!("The error is made with serde's `Error::custom`{role}: serde calls that method while (de)serializing, and the format's error carries this text.")
+            };
+            match &f.owner {
                 Owner::Impl {
                     of_trait: Some(t),
                     ty,
-                } => format!(" in `{t}::{}` for `{ty}`", f.name),
-                _ => String::new(),
-            };
-            b.push(
-                FactKind::Mechanism,
-                format!("The error is made with serde's `Error::custom`{role}: serde calls that method while (de)serializing, and the format's error carries this text."),
-                at,
-                None,
-            );
+                } => b.push_detailed(
+                    FactKind::Mechanism,
+                    text(&format!(" in `{t}::{}` for `{ty}`", f.name)),
+                    at,
+                    Detail::SerdeMethod {
+                        serde_trait: t.rsplit("::").next().unwrap_or(t).to_string(),
+                        method: f.name.clone(),
+                        ty: ty.clone(),
+                    },
+                ),
+                _ => b.push(FactKind::Mechanism, text(""), at, None),
+            }
         }
     }
 
@@ -641,22 +660,18 @@ impl Analyzer {
                 if !aliased || b.seen(&format!("gateduse:{path}:{line}")) {
                     continue;
                 }
-                let features: Vec<String> = gates.iter().flat_map(|g| features_in(g)).collect();
                 let mut t = format!(
                     "The `{m}` module ({p}) is put in use by `{text}` only when {} holds ({path}:{line}).",
                     cfg_list(gates.iter())
                 );
-                if !features.is_empty() {
-                    t.push_str(&format!(
-                        " It depends on the Cargo feature(s) {}.",
-                        features
-                            .iter()
-                            .map(|x| format!("`{x}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ));
+                let at = Some((path.clone(), *line));
+                match feature_gates(gates) {
+                    Some((sentence, detail)) => {
+                        t.push_str(&sentence);
+                        b.push_detailed(FactKind::Mechanism, t, at, detail);
+                    }
+                    None => b.push(FactKind::Mechanism, t, at, None),
                 }
-                b.push(FactKind::Mechanism, t, Some((path.clone(), *line)), None);
             }
         }
     }

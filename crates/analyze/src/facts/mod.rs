@@ -23,7 +23,7 @@ mod surface;
 mod values;
 
 use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
-use crate::{Fact, FactKind};
+use crate::{Detail, DocHeading, Fact, FactKind, Holds, Via};
 use callgraph::*;
 use configs::*;
 use constructors::*;
@@ -323,20 +323,21 @@ impl Analyzer {
                     .generated(fi)
                     .and_then(|g| g.of_trait)
                     .is_some_and(|tr| self.is_pub_trait(&tr));
-                b.push(
+                let public = f.is_pub || generated_pub;
+                let name = self.user_name(fi);
+                b.push_detailed(
                     FactKind::Item,
                     format!(
-                        "It is raised in {}`{}`: `{}`.",
-                        if f.is_pub || generated_pub {
-                            "the public fn "
-                        } else {
-                            ""
-                        },
-                        self.user_name(fi),
+                        "It is raised in {}`{name}`: `{}`.",
+                        if public { "the public fn " } else { "" },
                         f.signature
                     ),
                     Some((f.path.clone(), f.lines.0)),
-                    None,
+                    Detail::Thrower {
+                        name: name.clone(),
+                        signature: f.signature.clone(),
+                        public,
+                    },
                 );
                 if let Some((outer, name)) = &f.nested_in {
                     let o = &self.symbols.fns[*outer];
@@ -455,14 +456,14 @@ impl Analyzer {
                     } else {
                         ""
                     };
-                    b.push(
+                    b.push_detailed(
                         FactKind::Assertion,
                         match negate(&c) {
                             Some(n) => format!("It fires when the asserted condition `{c}` is false, that is when `{n}`{nan}."),
                             None => format!("It fires when the asserted condition `{c}` is false."),
                         },
                         here.clone(),
-                        None,
+                        Detail::Assertion { condition: c.clone() },
                     );
                     if let Some(why) = partial {
                         b.push(
@@ -478,7 +479,7 @@ impl Analyzer {
             }
             Kind::AssertEq | Kind::AssertNe => {
                 if let Some(c) = parts.first_argument {
-                    b.push(
+                    b.push_detailed(
                         FactKind::Assertion,
                         format!(
                             "It fires when the two sides compared (the first is `{c}`) are {}.",
@@ -489,7 +490,9 @@ impl Analyzer {
                             }
                         ),
                         here.clone(),
-                        None,
+                        Detail::Assertion {
+                            condition: c.clone(),
+                        },
                     );
                 }
             }
@@ -500,26 +503,27 @@ impl Analyzer {
                     if let Some(fi) = self.enclosing_fn(&s.path, s.line) {
                         self.field_state_facts(&mut sub, fi, &r);
                     }
-                    let case = match (error.kind, error.template.as_str(), is_option) {
-                        (Kind::ExpectErr | Kind::UnwrapErr, _, _) => "an `Ok` value".to_string(),
-                        (_, _, Some(true)) => "`None` (it is an `Option`)".to_string(),
-                        (_, _, Some(false)) => "an `Err` (it is a `Result`)".to_string(),
-                        (_, t, _) if t.contains("`Option::unwrap()`") => "`None`".to_string(),
+                    let (holds, case) = match (error.kind, error.template.as_str(), is_option) {
+                        (Kind::ExpectErr | Kind::UnwrapErr, _, _) => (Holds::Ok, "an `Ok` value"),
+                        (_, _, Some(true)) => (Holds::None, "`None` (it is an `Option`)"),
+                        (_, _, Some(false)) => (Holds::Err, "an `Err` (it is a `Result`)"),
+                        (_, t, _) if t.contains("`Option::unwrap()`") => (Holds::None, "`None`"),
                         (_, t, _) if t.contains("`Result::unwrap()`") => {
-                            "an `Err` value".to_string()
+                            (Holds::Err, "an `Err` value")
                         }
-                        _ => "without a value to take".to_string(),
+                        _ => (Holds::Unknown, "without a value to take"),
                     };
-                    b.push(
+                    b.push_detailed(
                         FactKind::Receiver,
                         format!("It fires when `{r}` is {case}."),
                         here.clone(),
-                        None,
+                        Detail::Receiver {
+                            expr: r.clone(),
+                            holds,
+                        },
                     );
                     for f in sub.facts {
-                        if !b.seen(&f.text) {
-                            b.push(f.kind, f.text, f.path.zip(f.line), None);
-                        }
+                        b.adopt(f.kind, f);
                     }
                 }
             }
@@ -670,14 +674,34 @@ struct Builder {
 }
 
 impl Builder {
-    /// Pushes a fallible form of the panicking call: its sentence and the
-    /// calls as data.
-    fn push_twin(&mut self, text: String, at: Option<(String, u32)>, twin: crate::Twin) {
+    /// Pushes a fact with what it states as data.
+    fn push_detailed(
+        &mut self,
+        kind: FactKind,
+        text: String,
+        at: Option<(String, u32)>,
+        detail: Detail,
+    ) {
         let before = self.facts.len();
-        self.push(FactKind::Alternative, text, at, None);
+        self.push(kind, text, at, None);
         if self.facts.len() > before {
             if let Some(f) = self.facts.last_mut() {
-                f.twin = Some(twin);
+                f.detail = Some(detail);
+            }
+        }
+    }
+
+    /// Takes a fact gathered by another builder (`kind` may recast it),
+    /// unless its sentence was seen; its id is this builder's.
+    fn adopt(&mut self, kind: FactKind, f: Fact) {
+        if self.seen(&f.text) {
+            return;
+        }
+        let before = self.facts.len();
+        self.push(kind, f.text, f.path.zip(f.line), f.code);
+        if self.facts.len() > before {
+            if let Some(last) = self.facts.last_mut() {
+                last.detail = f.detail;
             }
         }
     }
@@ -706,7 +730,7 @@ impl Builder {
             line,
             code,
             error_id: None,
-            twin: None,
+            detail: None,
         });
     }
 

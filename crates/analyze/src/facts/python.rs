@@ -7,7 +7,7 @@
 use super::{
     doc_facts, history_facts, Analyzer, Builder, MAX_CALLERS, MAX_ENTRIES, MAX_HOPS, MAX_TESTS,
 };
-use crate::{Fact, FactKind};
+use crate::{Detail, Fact, FactKind, Via};
 use errdex_catalog::{ErrorDetail, SiteRow};
 use errdex_lang_python::code::Code;
 use errdex_model::Kind;
@@ -53,7 +53,7 @@ impl Analyzer {
             if !throwers.contains(&d) {
                 throwers.push(d);
                 let def = &code.defs[d];
-                b.push(
+                b.push_detailed(
                     FactKind::Item,
                     format!(
                         "It is raised in {}`{}`: `{}`.",
@@ -66,7 +66,11 @@ impl Analyzer {
                         def.signature
                     ),
                     Some((def.path.clone(), def.lines.0)),
-                    None,
+                    Detail::Thrower {
+                        name: def.qualname.clone(),
+                        signature: def.signature.clone(),
+                        public: def.is_public,
+                    },
                 );
             }
             for c in code.conditions_at(&s.path, s.line) {
@@ -165,7 +169,7 @@ fn callers_and_entries(b: &mut Builder, code: &Code, throwers: &[usize]) -> Vec<
             via.insert(0, def.name.clone());
             if def.is_public && entries.len() < MAX_ENTRIES {
                 entries.push(by);
-                b.push(
+                b.push_detailed(
                     FactKind::PublicEntry,
                     format!(
                         "The public function `{}` reaches it ({}).",
@@ -176,7 +180,10 @@ fn callers_and_entries(b: &mut Builder, code: &Code, throwers: &[usize]) -> Vec<
                             .join(" → ")
                     ),
                     Some((def.path.clone(), def.lines.0)),
-                    None,
+                    Detail::Entry {
+                        name: def.qualname.clone(),
+                        via: Via::Fn,
+                    },
                 );
             }
             queue.push_back((by, hops + 1, via));

@@ -881,19 +881,20 @@ impl Analyzer {
                 Some("TryFrom") => format!(" (`{ty_name}::try_from(x)`)"),
                 _ => String::new(),
             };
-            b.push_twin(
+            b.push_detailed(
+                    FactKind::Alternative,
                 format!(
                     "`{}` is the fallible form of `{}` (returns `{ret}`){how}: it makes a `{ty_name}` and hands the failure back instead of panicking.",
                     g.qualified(),
                     f.qualified(),
                 ),
                 Some((g.path.clone(), g.lines.0)),
-                crate::Twin {
+                Detail::Twin(crate::Twin {
                     fallible: g.qualified(),
                     panicking: f.qualified(),
                     returns: Some(ret.clone()),
                     calls: None,
-                },
+                }),
             );
             found += 1;
         }
@@ -1041,7 +1042,8 @@ impl Analyzer {
                     }
                     None => ": use it to handle the failure instead of panicking".to_string(),
                 };
-                b.push_twin(
+                b.push_detailed(
+                    FactKind::Alternative,
                     format!(
                         "`{}` is the fallible form of `{}`{}{how}.",
                         g.qualified(),
@@ -1053,12 +1055,12 @@ impl Analyzer {
                         }
                     ),
                     Some((g.path.clone(), g.lines.0)),
-                    crate::Twin {
+                    Detail::Twin(crate::Twin {
                         fallible: g.qualified(),
                         panicking: f.qualified(),
                         returns: (!ret.is_empty()).then(|| ret.clone()),
                         calls,
-                    },
+                    }),
                 );
             }
         }
@@ -1259,15 +1261,13 @@ impl Analyzer {
             ));
         }
         text.push('.');
+        let at = Some((f.path.clone(), f.lines.0));
         if !sets.is_empty() && all_some && all_consuming {
             text.push_str(" So the value is never missing while a method can still be called: this checks an internal invariant and should never fire; if it does, it is a bug in the crate.");
+            b.push_detailed(FactKind::Mechanism, text, at, Detail::Invariant);
+        } else {
+            b.push(FactKind::Mechanism, text, at, None);
         }
-        b.push(
-            FactKind::Mechanism,
-            text,
-            Some((f.path.clone(), f.lines.0)),
-            None,
-        );
     }
 }
 

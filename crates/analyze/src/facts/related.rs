@@ -72,7 +72,7 @@ impl Analyzer {
                     line: Some(e.line),
                     code: None,
                     error_id: Some(e.id.clone()),
-                    twin: None,
+                    detail: None,
                 });
                 n += 1;
             }

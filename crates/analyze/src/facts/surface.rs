@@ -120,7 +120,6 @@ impl Analyzer {
         if b.seen(&format!("gatedmacro:{m}")) {
             return;
         }
-        let features: Vec<String> = on.gates.iter().flat_map(|g| features_in(g)).collect();
         let meaning = on
             .gates
             .iter()
@@ -131,23 +130,14 @@ impl Analyzer {
             "`{m}!` is defined twice: under {on_cfg} it expands to the check ({}:{}); under {off_cfg} it expands to nothing ({}:{}). Without that configuration the check is compiled out: no check, no panic, and the code goes on silently with the unchecked value.{meaning}",
             on.path, on.line, off.path, off.line
         );
-        if !features.is_empty() {
-            let mut fs = features.clone();
-            fs.dedup();
-            text.push_str(&format!(
-                " It depends on the Cargo feature(s) {}.",
-                fs.iter()
-                    .map(|x| format!("`{x}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+        let at = Some((on.path.clone(), on.line));
+        match feature_gates(&on.gates) {
+            Some((sentence, detail)) => {
+                text.push_str(&sentence);
+                b.push_detailed(FactKind::Mechanism, text, at, detail);
+            }
+            None => b.push(FactKind::Mechanism, text, at, None),
         }
-        b.push(
-            FactKind::Mechanism,
-            text,
-            Some((on.path.clone(), on.line)),
-            None,
-        );
     }
 
     /// `#[macro_export]` macros whose body calls a fn on a path to the
@@ -179,7 +169,7 @@ impl Analyzer {
                 }
                 let path: Vec<String> = chain.iter().rev().map(|c| format!("`{c}`")).collect();
                 let doc = summary(self.doc_at(&m.path, m.line as usize));
-                b.push(
+                b.push_detailed(
                     FactKind::PublicEntry,
                     format!(
                         "The exported macro `{}!` reaches it: its expansion calls `{}` ({}).{doc}",
@@ -191,7 +181,10 @@ impl Analyzer {
                             .join(" → ")
                     ),
                     Some((m.path.clone(), m.line)),
-                    None,
+                    Detail::Entry {
+                        name: format!("{}!", m.name),
+                        via: Via::Macro,
+                    },
                 );
                 let compact: String = body.split_whitespace().collect();
                 if compact.contains("const{") || compact.contains("const_:") {

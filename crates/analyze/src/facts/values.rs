@@ -332,21 +332,27 @@ impl Analyzer {
                 continue;
             }
             let value = self.const_value(&name, 0);
-            let text = match (value, defs.as_slice()) {
+            let (text, shown) = match (value, defs.as_slice()) {
                 (Some(v), [d, ..]) => {
                     let shown = if int_literal(&d.expr) == Some(v) {
                         format!("`{v}`")
                     } else {
                         format!("`{}` = {v}", d.expr)
                     };
-                    format!(
-                        "`{name}` is {shown} (`{} {name}: {}`, {}:{}).",
-                        d.keyword, d.ty, d.path, d.line
+                    (
+                        format!(
+                            "`{name}` is {shown} (`{} {name}: {}`, {}:{}).",
+                            d.keyword, d.ty, d.path, d.line
+                        ),
+                        Some(shown),
                     )
                 }
-                (None, [d]) => format!(
-                    "`{name}` is `{}` (`{} {name}: {}`, {}:{}).",
-                    d.expr, d.keyword, d.ty, d.path, d.line
+                (None, [d]) => (
+                    format!(
+                        "`{name}` is `{}` (`{} {name}: {}`, {}:{}).",
+                        d.expr, d.keyword, d.ty, d.path, d.line
+                    ),
+                    Some(format!("`{}`", d.expr)),
                 ),
                 (None, many) => {
                     let each: Vec<String> = many
@@ -361,16 +367,30 @@ impl Analyzer {
                             format!("`{}`{when} ({}:{})", d.expr, d.path, d.line)
                         })
                         .collect();
-                    format!(
-                        "`{name}` has {} definitions, chosen by configuration: {}.",
-                        many.len(),
-                        each.join("; ")
+                    (
+                        format!(
+                            "`{name}` has {} definitions, chosen by configuration: {}.",
+                            many.len(),
+                            each.join("; ")
+                        ),
+                        None,
                     )
                 }
                 (Some(_), []) => continue,
             };
             let at = defs.first().map(|d| (d.path.clone(), d.line));
-            b.push(FactKind::Value, text, at, None);
+            match shown {
+                Some(value) => b.push_detailed(
+                    FactKind::Value,
+                    text,
+                    at,
+                    Detail::Value {
+                        name: name.clone(),
+                        value,
+                    },
+                ),
+                None => b.push(FactKind::Value, text, at, None),
+            }
             stated += 1;
             // A constant defined as another (`A = B_IMPL`): state that too.
             for d in &defs {
