@@ -213,11 +213,15 @@ impl Query<'_> {
         let support =
             |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
         // What ended the program leads: a panic the report locates, then
-        // any panic, then what is not a log line of progress (info, debug,
-        // trace).
+        // any panic or a problem the report locates (a warning printed
+        // after its `path:line:`), then what is not a log line of progress
+        // (info, debug, trace).
         let ended = |mi: usize| {
             let l = &locals[mi];
             let m = &messages[mi];
+            let located = |evidence: &[Evidence]| {
+                evidence.contains(&Evidence::Location) || evidence.contains(&Evidence::Frame)
+            };
             match (m.origin, l.answer) {
                 (input::Origin::Panic | input::Origin::Exception, Some(a))
                     if l.matches[a].evidence.contains(&Evidence::Location) =>
@@ -226,6 +230,7 @@ impl Query<'_> {
                 }
                 (input::Origin::Panic | input::Origin::Exception, _) => 2,
                 _ if m.level.is_some_and(|v| !v.is_problem()) => 0,
+                (_, Some(a)) if located(&l.matches[a].evidence) => 2,
                 _ => 1,
             }
         };

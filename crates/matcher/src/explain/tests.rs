@@ -867,3 +867,33 @@ fn of_versions_tied_on_a_message_the_one_explaining_more_of_it_leads() {
     let x = ix.explain("thread 'main' panicked at /h/.cargo/registry/src/i/log4rs-1.4.0/src/lib.rs:303:5:\nlog4rs: error deserializing component: no appender deserializer for kind `rolling_file` registered\n");
     assert_eq!(x.matches[0].revision, "1.4.0", "{:?}", x.matches);
 }
+
+#[test]
+fn a_warning_its_report_locates_leads_over_lines_a_generic_template_takes() {
+    // distributed's `path:line: UserWarning:` whose message goes on for
+    // several lines: the lines after the first are each taken by another
+    // package's two-hole template, more often than the warning's package
+    // answers; the located warning still leads.
+    let mut warn = error(
+        "pypi:distributed",
+        1,
+        Kind::Warning,
+        "Large object of size {} detected in task graph: \n  {}\nConsider scattering large objects ahead of time",
+        2988,
+    );
+    warn.sites[0].path = "distributed/worker.py".into();
+    let mut generic = error("pypi:twisted", 2, Kind::Raise, "{} to {}", 123);
+    generic.sites[0].path = "twisted/web/error.py".into();
+    let ix = index(vec![warn, generic], &[]);
+    let paste = "/env/lib/python3.11/site-packages/distributed/worker.py:2988: UserWarning: Large object of size 1.53 MiB detected in task graph: \n  ([('points',), 1],)\nConsider scattering large objects ahead of time\nwith client.scatter to reduce scheduler burden and \nkeep data on workers\n  warnings.warn(";
+    let e = ix.explain(paste);
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].line),
+        ("pypi:distributed", 2988),
+        "{:?}",
+        e.matches
+            .iter()
+            .map(|m| (&m.repo, m.line))
+            .collect::<Vec<_>>()
+    );
+}
