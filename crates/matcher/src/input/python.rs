@@ -338,7 +338,15 @@ pub fn exception_line(line: &str, strict: bool) -> Option<(String, String)> {
     if !ok || matches!(last, "Traceback" | "Error" | "Warning") && !kind.contains('.') && strict {
         return None;
     }
-    Some((kind, c.name("msg").map_or("", |m| m.as_str()).to_string()))
+    let msg = c.name("msg").map_or("", |m| m.as_str());
+    // Twisted prints a `Failure` as `Failure: pkg.mod.Error: message`: the
+    // exception is the one it wraps.
+    if kind == "Failure" {
+        if let Some((inner, text)) = exception_line(msg, true).filter(|(k, _)| k.contains('.')) {
+            return Some((inner, text));
+        }
+    }
+    Some((kind, msg.to_string()))
 }
 
 /// The further lines of a `warnings` message that began on the line
@@ -917,6 +925,17 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         );
         // Alone, a bare name may be any language's value.
         assert_eq!(exception_line("CapacityError", true), None);
+        // Twisted's `Failure` names the exception it wraps.
+        assert_eq!(
+            exception_line(
+                "Failure: twisted.internet.error.TimeoutError: User timeout caused connection failure.",
+                true
+            ),
+            Some((
+                "twisted.internet.error.TimeoutError".to_string(),
+                "User timeout caused connection failure.".to_string()
+            ))
+        );
         for not in [
             "Error: no such option: -h",
             "Usage: export [OPTIONS]",
