@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Location-reading baseline for cases.jsonl (what a user gets by opening the last printed location).
+"""Location-reading baseline of a Python held-out batch (`py_baseline.py tools/pyheldout3/cases.jsonl`) (what a user gets by opening the last printed location).
 
 A case counts when the LAST printed location that lies in a truth package's files is within 3 lines
 of one of its truth entries (same path relative to site-packages; the version is taken as right,
@@ -9,7 +9,6 @@ since Python paths do not carry it). Two readings:
 """
 import json, os, re, sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 COLON = re.compile(r'([^\s"\'(]+\.py):(\d+)')
 
@@ -37,7 +36,9 @@ def last_hit(text, truth, pats):
     return any(r == t['path'] and abs(t['line'] - n) <= 3 for t in truth)
 
 
-cases = [json.loads(l) for l in open(sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'cases.jsonl')) if l.strip()]
+if len(sys.argv) < 2:
+    sys.exit('usage: py_baseline.py CASES_JSONL')
+cases = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 for name, pats in (('file_line', [FRAME]), ('any', [FRAME, COLON])):
     by = {}
     for c in cases:

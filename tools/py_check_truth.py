@@ -1,15 +1,22 @@
 #!/usr/bin/env python3
 """Re-check every truth line of cases.jsonl: print the source line at path:line of each truth entry.
 
-Downloads each NAME==VERSION once from PyPI into CACHE (default /tmp/pyh2src, or $PYH2_CACHE):
+Usage: py_check_truth.py BATCH_DIR [--context]   (a Python held-out batch: tools/pyheldout2, …;
+--context also prints the two lines either side of each truth line).
+
+Downloads each NAME==VERSION once from PyPI into CACHE (default /tmp/pyhsrc, or $PYH_CACHE):
 a pure or manylinux/win wheel when there is one, else the sdist. `path` is relative to the wheel
 root (site-packages); for an sdist the file is looked up under its top folder (and lib/, src/).
 Exit status 1 when a file or line is missing.
 """
 import json, os, sys, tarfile, urllib.parse, urllib.request, zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE = os.environ.get('PYH2_CACHE', '/tmp/pyh2src')
+ARGS = [a for a in sys.argv[1:] if not a.startswith('--')]
+if not ARGS:
+    sys.exit('usage: py_check_truth.py BATCH_DIR [--context]')
+BATCH = ARGS[0]
+CTX = '--context' in sys.argv
+CACHE = os.environ.get('PYH_CACHE', '/tmp/pyhsrc')
 
 
 def fetch(name, ver):
@@ -48,7 +55,9 @@ def locate(root, path):
 
 bad = 0
 os.makedirs(CACHE, exist_ok=True)
-for l in open(os.path.join(HERE, 'cases.jsonl')):
+for l in open(os.path.join(BATCH, 'cases.jsonl')):
+    if not l.strip():
+        continue
     c = json.loads(l)
     for t in c['truth']:
         nv = f"{t['package']}=={t['version']}"
@@ -63,4 +72,7 @@ for l in open(os.path.join(HERE, 'cases.jsonl')):
         if t['line'] > len(lines):
             print(f"NO LINE {nv} {t['path']}:{t['line']}"); bad += 1; continue
         print(f"{c['id']}: {nv} {t['path']}:{t['line']}: {lines[t['line'] - 1].strip()[:120]}")
+        if CTX:
+            for i in range(max(0, t['line'] - 3), min(len(lines), t['line'] + 2)):
+                print(f"      {i + 1:5d}  {lines[i][:120]}")
 sys.exit(1 if bad else 0)
