@@ -347,14 +347,14 @@ impl<'a> Writer<'a> {
                 ));
             }
         }
-        let invariant = self.invariant().is_some();
-        if let Some(m) = self.invariant() {
+        let invariant = self.invariant();
+        if let Some(m) = invariant {
             out.push(say(
                 "Nothing in your code should reach it: if it fires, report it to the crate's maintainers with the steps that led there.",
                 &[m],
             ));
         }
-        if let Some((r, v, holds)) = self.receiver().filter(|_| !invariant) {
+        if let Some((r, v, holds)) = self.receiver().filter(|_| invariant.is_none()) {
             let how = match holds {
                 Holds::None => " (`if let Some(..)`, `unwrap_or`, `?` in a fn returning `Option`)",
                 Holds::Err => " (`match` on `Ok`/`Err`, or `?`)",

@@ -457,11 +457,7 @@ impl Analyzer {
                 } else {
                     format!(
                         " (in this crate the impls for {} override it)",
-                        over.iter()
-                            .take(6)
-                            .map(|t| format!("`{t}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        ticked(over.iter().take(6), ", ")
                     )
                 };
                 format!(
@@ -652,16 +648,8 @@ impl Analyzer {
             FactKind::Alternative,
             format!(
                 "{} set {}, which the condition checks: call them first, or change the value they set, so it holds.",
-                setters
-                    .iter()
-                    .map(|s| format!("`{s}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                fields
-                    .iter()
-                    .map(|x| format!("`{x}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                ticked(setters.iter(), ", "),
+                ticked(fields.iter(), ", ")
             ),
             None,
             None,

@@ -95,11 +95,7 @@ pub(super) fn feature_gates<S: AsRef<str>>(gates: &[S]) -> Option<(String, Detai
         .any(|g| g.as_ref().contains(&format!("not(feature = \"{first}\")")));
     let sentence = format!(
         " It depends on the Cargo feature(s) {}.",
-        names
-            .iter()
-            .map(|x| format!("`{x}`"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        ticked(names.iter(), ", ")
     );
     Some((sentence, Detail::Features { names, negated }))
 }
@@ -424,13 +420,7 @@ impl Analyzer {
                     }
                 }
                 not_over.retain(|t| !over.contains(t));
-                let q = |v: &[String]| {
-                    v.iter()
-                        .take(8)
-                        .map(|x| format!("`{x}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                };
+                let q = |v: &[String]| ticked(v.iter().take(8), ", ");
                 let mut text = format!(
                     "`{name}` is the default method (provided by the trait `{t}`): every implementor that does not override `{}` runs it.",
                     f.name

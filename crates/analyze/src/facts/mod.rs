@@ -756,6 +756,15 @@ fn mentions(text: &str, word: &str) -> bool {
     })
 }
 
+/// Items in backticks, joined by `sep` (`` `a`, `b` ``).
+fn ticked<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, sep: &str) -> String {
+    items
+        .into_iter()
+        .map(|x| format!("`{x}`"))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
 /// Conditions as a page writes them: `` `cfg(a)` and `cfg(b)` ``.
 fn cfg_list<T: std::fmt::Display>(gates: impl IntoIterator<Item = T>) -> String {
     gates

@@ -5,7 +5,8 @@
 //! exception (`pytest.raises`, `assertRaises`), and a way to catch it.
 
 use super::{
-    doc_facts, history_facts, Analyzer, Builder, MAX_CALLERS, MAX_ENTRIES, MAX_HOPS, MAX_TESTS,
+    doc_facts, history_facts, ticked, Analyzer, Builder, MAX_CALLERS, MAX_ENTRIES, MAX_HOPS,
+    MAX_TESTS,
 };
 use crate::{Detail, Fact, FactKind, Via};
 use errdex_catalog::{ErrorDetail, SiteRow};
@@ -174,10 +175,7 @@ fn callers_and_entries(b: &mut Builder, code: &Code, throwers: &[usize]) -> Vec<
                     format!(
                         "The public function `{}` reaches it ({}).",
                         def.qualname,
-                        via.iter()
-                            .map(|n| format!("`{n}`"))
-                            .collect::<Vec<_>>()
-                            .join(" → ")
+                        ticked(via.iter(), " → ")
                     ),
                     Some((def.path.clone(), def.lines.0)),
                     Detail::Entry {

@@ -706,11 +706,7 @@ impl Analyzer {
                 format!(
                     "`{}` uses {}, which gives `None` on overflow{}.",
                     f.qualified(),
-                    checked
-                        .iter()
-                        .map(|c| format!("`{c}`"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    ticked(checked.iter(), ", "),
                     if field_access {
                         " (the value unwrapped is one field of its result)"
                     } else {
