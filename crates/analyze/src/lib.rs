@@ -99,6 +99,45 @@ pub struct Fact {
     pub detail: Option<Detail>,
 }
 
+impl Fact {
+    /// The code the fact is about, what a sentence citing it must name:
+    /// the names and expressions of its detail, with the code spans of its
+    /// sentence (a span holding a backtick is whole only in the detail).
+    pub fn subjects(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = self.text.split('`').skip(1).step_by(2).collect();
+        if let Some(d) = &self.detail {
+            out.extend(d.subjects());
+        }
+        out
+    }
+}
+
+impl Detail {
+    /// The names and expressions the detail holds.
+    fn subjects(&self) -> Vec<&str> {
+        match self {
+            Detail::Thrower { name, .. } | Detail::Entry { name, .. } => vec![name],
+            Detail::Assertion { condition } => vec![condition],
+            Detail::Receiver { expr, .. } => vec![expr],
+            Detail::Value { name, .. } => vec![name],
+            Detail::Doc { of, .. } => of.iter().map(String::as_str).collect(),
+            Detail::Constructor { variant, by, .. } => variant
+                .iter()
+                .map(String::as_str)
+                .chain([by.as_str()])
+                .collect(),
+            Detail::Features { names, .. } => names.iter().map(String::as_str).collect(),
+            Detail::SerdeMethod {
+                serde_trait,
+                method,
+                ty,
+            } => vec![serde_trait, method, ty],
+            Detail::Twin(t) => vec![&t.fallible, &t.panicking],
+            Detail::CallerCondition | Detail::ImplicitUse { .. } | Detail::Invariant => Vec::new(),
+        }
+    }
+}
+
 /// What a fact states, as data: the page's sections pick facts by this,
 /// never by the words of their sentence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -497,14 +536,8 @@ pub fn analyze(
                 let fact_code: std::collections::HashMap<String, Vec<String>> = facts
                     .iter()
                     .map(|f| {
-                        let spans = f
-                            .text
-                            .split('`')
-                            .skip(1)
-                            .step_by(2)
-                            .map(str::to_string)
-                            .collect();
-                        (f.id.clone(), spans)
+                        let subjects = f.subjects().into_iter().map(str::to_string).collect();
+                        (f.id.clone(), subjects)
                     })
                     .collect();
                 let ground = verify::Ground {

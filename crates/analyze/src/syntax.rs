@@ -68,6 +68,58 @@ pub struct FnDef {
     pub nested_in: Option<(usize, String)>,
 }
 
+/// The return type of a fn signature as written (`-> io::Result<T>` →
+/// `io::Result<T>`), without its `where` clause; none for `()`. An `->`
+/// inside the generics (`F: Fn() -> u8`) or the where clause is not it.
+pub fn return_type(signature: &str) -> Option<&str> {
+    // After the `fn` keyword: not `pub(crate)`'s parentheses.
+    let start = signature
+        .match_indices("fn ")
+        .find(|(i, _)| *i == 0 || signature[..*i].ends_with(char::is_whitespace))
+        .map_or(0, |(i, _)| i);
+    let mut angle = 0i32;
+    let mut prev = ' ';
+    let mut open = None;
+    for (i, c) in signature.char_indices().skip_while(|(i, _)| *i < start) {
+        match c {
+            '<' => angle += 1,
+            '>' if prev != '-' => angle -= 1,
+            '(' if angle == 0 => {
+                open = Some(i);
+                break;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    let mut depth = 0;
+    let mut close = None;
+    for (i, c) in signature[open?..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    close = Some(open? + i);
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    let rest = signature[close? + 1..].trim_start().strip_prefix("->")?;
+    let end = rest
+        .match_indices("where")
+        .find(|(i, _)| {
+            let before = rest[..*i].chars().next_back();
+            let after = rest[i + 5..].chars().next();
+            before.is_some_and(char::is_whitespace)
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    Some(rest[..end].trim()).filter(|r| !r.is_empty())
+}
+
 /// The parameters of a fn signature as written (`&self`, `key: K`,
 /// `f: fn(u8) -> u8`), split at the list's own commas (not those inside
 /// `<..>`, `(..)` or `[..]`), each trimmed.
@@ -1520,6 +1572,27 @@ fn squash(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_return_type_is_after_the_parameters_and_before_where() {
+        assert_eq!(
+            return_type("pub fn spawn<F, T>(self, f: F) -> io::Result<H<'s, T>> where F: FnOnce(&S) -> T, T: Send"),
+            Some("io::Result<H<'s, T>>")
+        );
+        assert_eq!(
+            return_type("fn f<G: Fn() -> u8>(g: G) -> Option<u8>"),
+            Some("Option<u8>")
+        );
+        assert_eq!(return_type("fn f(cb: fn(u8) -> u8)"), None);
+        assert_eq!(
+            return_type("fn nowhere(&self) -> Somewhere"),
+            Some("Somewhere")
+        );
+        assert_eq!(
+            return_type("pub(crate) fn mul_impl(d1: &Decimal, d2: &Decimal) -> CalculationResult"),
+            Some("CalculationResult")
+        );
+    }
 
     #[test]
     fn a_chain_over_several_lines_is_one_line() {

@@ -15,7 +15,7 @@ pub struct Ground<'a> {
     pub thrower: &'a [String],
     /// Names of every fn of the snapshot.
     pub fn_names: &'a HashSet<String>,
-    /// The facts by id, with the code spans (in backticks) of each.
+    /// The facts by id, with the code each is about ([`crate::Fact::subjects`]).
     pub fact_code: &'a std::collections::HashMap<String, Vec<String>>,
 }
 

@@ -246,3 +246,25 @@ fn a_serde_method_says_what_in_the_data_makes_serde_call_it() {
     assert!(t.contains("expects a newtype variant"), "{t}");
     assert!(!when("Serializer", "collect_str", "E").contains("serde calls"));
 }
+
+#[test]
+fn a_facts_subjects_hold_its_detail_whole() {
+    // What the verifier asks a model's sentence to name: a receiver holding
+    // a backtick is cut by the sentence's spans, whole in the detail.
+    let expr = r#"schema.get("title").expect("schema defines `title` key")"#;
+    let fact = errdex_analyze::Fact {
+        id: "f1".into(),
+        kind: errdex_analyze::FactKind::Receiver,
+        text: format!("It fires when `{expr}` is `None`."),
+        path: None,
+        line: None,
+        code: None,
+        error_id: None,
+        detail: Some(errdex_analyze::Detail::Receiver {
+            expr: expr.into(),
+            holds: errdex_analyze::Holds::None,
+        }),
+    };
+    assert!(!fact.text.split('`').any(|s| s == expr));
+    assert!(fact.subjects().contains(&expr), "{:?}", fact.subjects());
+}

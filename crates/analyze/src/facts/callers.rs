@@ -244,13 +244,7 @@ impl Analyzer {
         }
         let mut sub = Builder::default();
         self.receiver_facts(&mut sub, value, &b.facts);
-        for f in sub.facts {
-            let kind = match f.kind {
-                FactKind::Receiver => FactKind::Failure,
-                k => k,
-            };
-            b.adopt(kind, f);
-        }
+        b.adopt_failures(sub);
         true
     }
 
@@ -542,10 +536,8 @@ impl Analyzer {
     fn err_to_panic_fact(&self, b: &mut Builder, ci: usize, callee: usize) -> bool {
         let c = &self.symbols.calls[ci];
         let g = &self.symbols.fns[callee];
-        let returns_result = g
-            .signature
-            .split_once("->")
-            .is_some_and(|(_, r)| r.contains("Result"));
+        let returns_result =
+            syntax::return_type(&g.signature).is_some_and(|r| r.contains("Result"));
         let (Some(caller), true) = (c.caller, returns_result) else {
             return false;
         };

@@ -706,6 +706,18 @@ impl Builder {
         }
     }
 
+    /// Takes the facts gathered on a fn whose failure a caller falls back
+    /// from: what fails in it is a failure here, not this site's receiver.
+    fn adopt_failures(&mut self, sub: Builder) {
+        for f in sub.facts {
+            let kind = match f.kind {
+                FactKind::Receiver => FactKind::Failure,
+                k => k,
+            };
+            self.adopt(kind, f);
+        }
+    }
+
     fn push(
         &mut self,
         kind: FactKind,

@@ -75,7 +75,7 @@ impl Failing {
 
     /// Whether a fn with this signature returns such a value.
     fn returned_by(&self, signature: &str) -> bool {
-        let ret = signature.rsplit_once("->").map_or("", |(_, r)| r.trim());
+        let ret = syntax::return_type(signature).unwrap_or("");
         match self {
             Failing::ErrOrNone => ret.starts_with("Result<") || ret.starts_with("Option<"),
             Failing::OtherVariant { ty, .. } => last_segment_of(ret) == *ty,
@@ -86,7 +86,7 @@ impl Failing {
     /// `value` calls a fn with this signature: what the site's arm takes
     /// of its result, when it is a failure.
     pub(super) fn of_arm(signature: &str, pattern: &str, earlier: &[String]) -> Option<Failing> {
-        let ret = signature.rsplit_once("->")?.1.trim();
+        let ret = syntax::return_type(signature)?;
         if ret.starts_with("Result<") || ret.starts_with("Option<") {
             let failing = pattern == "_" || pattern.starts_with("Err") || pattern == "None";
             return failing.then_some(Failing::ErrOrNone);
@@ -409,6 +409,36 @@ impl Analyzer {
         self.called_fn_on(receiver, None)
     }
 
+    /// The type a method call is made on when what comes before it is a
+    /// call of a crate fn (`self.builder().spawn(f)`: the type `builder`
+    /// returns, `ScopedThreadBuilder`); empty when unknown.
+    fn type_made_before(&self, head: &str, callee: &str, self_ty: Option<&str>) -> String {
+        let Some((before, _)) = head.trim_end().rsplit_once(&format!(".{callee}")) else {
+            return String::new();
+        };
+        if !before.trim_end().ends_with(')') {
+            return String::new();
+        }
+        let Some(fi) = self.called_fn_on(before, self_ty).2 else {
+            return String::new();
+        };
+        let f = &self.symbols.fns[fi];
+        let Some(ret) = syntax::return_type(&f.signature) else {
+            return String::new();
+        };
+        // `&'a T`, `&mut T`: the type.
+        let ret = ret.trim_start_matches('&');
+        let ret = match ret.strip_prefix('\'') {
+            Some(r) => r.split_once(' ').map_or(r, |(_, t)| t),
+            None => ret,
+        };
+        match (last_segment_of(ret).as_str(), &f.owner) {
+            ("Self", Owner::Impl { ty, .. }) => last_segment_of(ty),
+            ("Self" | "Option" | "Result" | "Box" | "impl" | "dyn", _) | ("", _) => String::new(),
+            (t, _) => t.to_string(),
+        }
+    }
+
     /// [`Self::called_fn`] in a method of `self_ty`: `self.f(..)` is that
     /// type's `f` before any namesake.
     pub(super) fn called_fn_on(
@@ -466,6 +496,7 @@ impl Analyzer {
         let on_self = head.trim_start().starts_with(&format!("self.{callee}("));
         let qualifier = match self_ty {
             Some(ty) if qualifier.is_empty() && on_self => last_segment_of(ty),
+            _ if qualifier.is_empty() => self.type_made_before(head, &callee, self_ty),
             _ => qualifier,
         };
         let candidates: Vec<(usize, &FnDef)> = self
@@ -499,10 +530,7 @@ impl Analyzer {
         };
         let local = local.map(|i| (i, &self.symbols.fns[i]));
         if let Some((fi, f)) = local {
-            let ret = f
-                .signature
-                .rsplit_once("->")
-                .map(|(_, r)| r.trim().to_string());
+            let ret = syntax::return_type(&f.signature).map(str::to_string);
             if !field_access {
                 if let Some(r) = &ret {
                     if r.starts_with("Option<") {
@@ -560,15 +588,7 @@ impl Analyzer {
         let mut sub = Builder::default();
         self.failure_points(&mut sub, fi, false, 0, &failing);
         self.callee_doc_fact(&mut sub, fi);
-        for f in sub.facts {
-            let kind = match f.kind {
-                FactKind::Receiver => FactKind::Failure,
-                k => k,
-            };
-            if !b.seen(&f.text) {
-                b.push(kind, f.text, f.path.zip(f.line), None);
-            }
-        }
+        b.adopt_failures(sub);
     }
 
     /// Where a crate fn gives up: its failing returns (`Err(..)`/`None`,
@@ -800,9 +820,7 @@ impl Analyzer {
                         && g.is_pub
                         && g.name != f.name
                         && matches!(&g.owner, Owner::Impl { ty: t, .. } if t == ty)
-                        && g.signature
-                            .rsplit_once("->")
-                            .is_some_and(|(_, r)| r.trim() == pty)
+                        && syntax::return_type(&g.signature) == Some(pty)
                         && mentions(&g.text, &format!("self.{field}"))
                 })
                 .take(4)
@@ -855,7 +873,7 @@ impl Analyzer {
             {
                 continue;
             }
-            let Some((_, ret)) = g.signature.rsplit_once("->") else {
+            let Some(ret) = syntax::return_type(&g.signature) else {
                 continue;
             };
             let ret = ret.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -906,9 +924,8 @@ impl Analyzer {
             mentions(params.split(')').next().unwrap_or(""), "self")
         };
         let ret = |g: &FnDef| -> String {
-            g.signature
-                .rsplit_once("->")
-                .map(|(_, r)| r.split_whitespace().collect::<Vec<_>>().join(" "))
+            syntax::return_type(&g.signature)
+                .map(|r| r.split_whitespace().collect::<Vec<_>>().join(" "))
                 .unwrap_or_default()
         };
         let r = ret(f);
@@ -1004,11 +1021,9 @@ impl Analyzer {
                 if !same_owner || b.seen(&format!("alt:{}", g.qualified())) {
                     continue;
                 }
-                let ret = g
-                    .signature
-                    .rsplit_once("->")
-                    .map(|(_, r)| r.trim().to_string())
-                    .unwrap_or_default();
+                let ret = syntax::return_type(&g.signature)
+                    .unwrap_or_default()
+                    .to_string();
                 let outer = last_segment_of(&ret);
                 let fallible = outer == "Option" || outer.ends_with("Result");
                 if must_return_option && (!g.is_pub || !fallible) {
@@ -1107,7 +1122,7 @@ impl Analyzer {
             if own && mentions(params.split(')').next().unwrap_or(""), "self") {
                 continue;
             }
-            let ret = g.signature.rsplit_once("->").map(|(_, r)| r).unwrap_or("");
+            let ret = syntax::return_type(&g.signature).unwrap_or("");
             let body: String = g.text.split_whitespace().collect();
             let builds = body.contains(&format!("{ty}{{"))
                 || body.contains(&format!("{ty}::new("))
