@@ -296,7 +296,9 @@ impl<'a> Writer<'a> {
             if let Some(t) = self.public_thrower() {
                 let name = t.name;
                 out.push(say(
-                    if self.kind.panics() {
+                    if self.python {
+                        format!("It is raised in a call of the public function `{name}`.")
+                    } else if self.kind.panics() {
                         format!("It panics in a call of the public fn `{name}`.")
                     } else {
                         format!("It is the error a call of the public fn `{name}` returns.")
@@ -554,7 +556,8 @@ impl<'a> Writer<'a> {
     /// reads only what the caller passes (no `self`): check it before the
     /// call, with the constants' values the condition compares against.
     fn precondition_fix(&self) -> Option<(Vec<Sentence>, Option<String>)> {
-        if !matches!(self.kind, Kind::Assert | Kind::AssertEq | Kind::AssertNe) {
+        // (The code is Rust's.)
+        if self.python || !matches!(self.kind, Kind::Assert | Kind::AssertEq | Kind::AssertNe) {
             return None;
         }
         let t = self.public_thrower()?;
