@@ -16,7 +16,6 @@ pub mod llm;
 #[cfg(feature = "local-model")]
 pub mod local;
 pub mod sections;
-pub mod syntax;
 pub mod verify;
 
 use serde::{Deserialize, Serialize};
@@ -453,7 +452,8 @@ const RULES: &[&str] = &[
 /// the model clients.
 const OTHER_SOURCE: &[&str] = &[
     include_str!("lib.rs"),
-    include_str!("syntax.rs"),
+    include_str!("../../syntax/src/items.rs"),
+    include_str!("../../syntax/src/attrs.rs"),
     include_str!("../../syntax/src/lib.rs"),
     include_str!("../../model/src/paths.rs"),
     include_str!("verify.rs"),

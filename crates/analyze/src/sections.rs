@@ -675,7 +675,7 @@ impl<'a> Writer<'a> {
 /// The parameter names of a fn signature (`fn f(a: u8, mut b: &[T])` →
 /// `a`, `b`); `self` is not one.
 fn params_of(signature: &str) -> Vec<String> {
-    crate::syntax::parameters(signature)
+    errdex_syntax::items::parameters(signature)
         .iter()
         .filter_map(|p| p.split_once(':').map(|(n, _)| n.trim()))
         .map(|n| n.trim_start_matches("mut ").trim().to_string())

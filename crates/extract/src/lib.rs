@@ -5,7 +5,6 @@
 //! errors. It knows nothing of storage; the catalogue consumes its output.
 
 pub mod fmt;
-pub mod literal;
 mod module_tree;
 mod resolve;
 mod rust;

@@ -3,6 +3,10 @@
 //! they all use, the one recursion limit every walk obeys, and what a
 //! file's path says about test code.
 
+pub mod attrs;
+pub mod items;
+pub mod literal;
+
 use std::sync::OnceLock;
 use tree_sitter::{Node, Parser, Query, Tree};
 
@@ -103,6 +107,35 @@ pub fn trailing_ident(s: &str) -> &str {
     &s[start..]
 }
 
+/// The last `::` segment of a path or type, without generics:
+/// `foo::Bar<T>` → `Bar` (a reference stays one: `&mut Bar`).
+pub fn last_segment(path: &str) -> &str {
+    let t = path.split('<').next().unwrap_or(path);
+    t.rsplit("::").next().unwrap_or(t).trim()
+}
+
+/// Re-parses the inside of a token tree (`{ … }` of `cfg_if!`, the
+/// arguments of `assert!(f(x))`) as Rust, in the coordinates of `source`
+/// (the bytes the tree was parsed from); `None` for an empty tree or when
+/// tree-sitter gives up. The parser's included ranges are reset after.
+pub fn reparse_token_tree(parser: &mut Parser, source: &[u8], tt: Node) -> Option<Tree> {
+    let open = tt.child(0)?;
+    let close = tt.child(tt.child_count().checked_sub(1)?)?;
+    if close.start_byte() <= open.end_byte() {
+        return None;
+    }
+    let range = tree_sitter::Range {
+        start_byte: open.end_byte(),
+        end_byte: close.start_byte(),
+        start_point: open.end_position(),
+        end_point: close.start_position(),
+    };
+    parser.set_included_ranges(&[range]).ok()?;
+    let tree = parser.parse(source, None);
+    let _ = parser.set_included_ranges(&[]);
+    tree
+}
+
 /// A node's source text (empty if it is not valid UTF-8).
 pub fn text<'a>(n: Node, src: &'a str) -> &'a str {
     n.utf8_text(src.as_bytes()).unwrap_or("")
@@ -153,6 +186,42 @@ mod tests {
         let src = format!("fn f() {{ {}1{} }}", "(".repeat(600), ")".repeat(600));
         let tree = parse(&mut parser(), &src).unwrap();
         assert!(deeper_than(tree.root_node(), MAX_SYNTAX_DEPTH));
+    }
+
+    #[test]
+    fn last_segments() {
+        assert_eq!(last_segment("foo::Bar<T>"), "Bar");
+        assert_eq!(last_segment("&mut Bar"), "&mut Bar");
+        assert_eq!(last_segment("std::io::Error"), "Error");
+        assert_eq!(last_segment("Vec<a::B>"), "Vec");
+        assert_eq!(last_segment("f"), "f");
+    }
+
+    #[test]
+    fn token_trees_reparse_in_place() {
+        let src = "m! { fn g() { h(1) } }";
+        let mut p = parser();
+        let tree = parse(&mut p, src).unwrap();
+        let call = named_child(tree.root_node(), "expression_statement")
+            .or_else(|| named_child(tree.root_node(), "macro_invocation"))
+            .unwrap();
+        let mac = if call.kind() == "macro_invocation" {
+            call
+        } else {
+            call.child(0).unwrap()
+        };
+        let tt = named_child(mac, "token_tree").unwrap();
+        let inner = reparse_token_tree(&mut p, src.as_bytes(), tt).unwrap();
+        let f = named_child(inner.root_node(), "function_item").unwrap();
+        assert_eq!(text(f, src), "fn g() { h(1) }");
+        // The parser parses whole files again afterwards.
+        assert!(parse(&mut p, src).unwrap().root_node().start_byte() == 0);
+        let empty = parse(&mut p, "m!{}").unwrap();
+        let tt = named_child(
+            named_child(empty.root_node(), "macro_invocation").unwrap(),
+            "token_tree",
+        );
+        assert!(reparse_token_tree(&mut p, b"m!{}", tt.unwrap()).is_none());
     }
 
     #[test]

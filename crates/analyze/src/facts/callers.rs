@@ -27,7 +27,7 @@ fn is_operator(tr: &str) -> bool {
     const OPS: [&str; 10] = [
         "Add", "Sub", "Mul", "Div", "Rem", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
     ];
-    let t = last_segment_of(tr);
+    let t = type_name(tr);
     let base = t.trim_end_matches("Assign");
     OPS.contains(&base)
 }
@@ -258,7 +258,7 @@ impl Analyzer {
         let Some(self_ty) = &t.impl_self else {
             return;
         };
-        let wrapper = last_segment_of(self_ty);
+        let wrapper = type_name(self_ty);
         // The wrapper's own generic parameters and their bounds.
         let args: Vec<&str> = self_ty
             .split(['<', '>', ',', ' '])
@@ -745,13 +745,12 @@ impl Analyzer {
         if !OPS.contains(&op) || !tr.to_lowercase().starts_with(op) {
             return;
         }
-        let base = last_segment_of(ty);
+        let base = type_name(ty);
         let name = format!("checked_{op}");
         let Some(&i) = self.by_name.get(&name).and_then(|v| {
             v.iter().find(|&&i| {
                 let f = &self.symbols.fns[i];
-                !f.is_test
-                    && matches!(&f.owner, Owner::Impl { ty: t, .. } if last_segment_of(t) == base)
+                !f.is_test && matches!(&f.owner, Owner::Impl { ty: t, .. } if type_name(t) == base)
             })
         }) else {
             return;

@@ -51,13 +51,6 @@ pub(super) struct Expansion<'a> {
     pub(super) bindings: Vec<(String, String)>,
 }
 
-/// The last path segment of a type, without generics or references.
-pub(super) fn last_segment_of(ty: &str) -> String {
-    let t = ty.trim_start_matches(['&', ' ']).trim_start_matches("mut ");
-    let t = t.split('<').next().unwrap_or(t);
-    t.rsplit("::").next().unwrap_or(t).trim().to_string()
-}
-
 /// The fields of the structs declared in `text` with braces: `(struct,
 /// field, type)`, the type as the methods called on the field see it
 /// (`Box<Inner>`, `Arc<Inner>`, `&'a mut Inner` → `Inner`).
@@ -115,6 +108,12 @@ pub(super) fn struct_fields(text: &str) -> Vec<(String, String, String)> {
 }
 
 /// A type without the references in front of it: `&'a mut &T` → `T`.
+/// A type's name: its last path segment, without references, lifetimes
+/// or generics (`&'a mut foo::Bar<T>` → `Bar`).
+pub(super) fn type_name(ty: &str) -> &str {
+    errdex_syntax::last_segment(without_refs(ty))
+}
+
 pub(super) fn without_refs(ty: &str) -> &str {
     let mut t = ty.trim();
     loop {
@@ -146,7 +145,7 @@ fn core_type(ty: &str) -> String {
             break;
         }
     }
-    last_segment_of(t)
+    type_name(t).to_string()
 }
 
 /// The inline modules of a file (`mod m { .. }`): name, first and last
@@ -210,7 +209,7 @@ pub(super) fn receiver_bounds(f: &FnDef, receiver: &str) -> (String, Vec<String>
         if let Some(tr) = ty.strip_prefix("impl ") {
             let bounds = tr
                 .split('+')
-                .map(|b| last_segment_of(b.trim()))
+                .map(|b| type_name(b).to_string())
                 .filter(|b| !b.is_empty() && !b.starts_with('\''))
                 .collect();
             return (ty.to_string(), bounds);
@@ -219,7 +218,7 @@ pub(super) fn receiver_bounds(f: &FnDef, receiver: &str) -> (String, Vec<String>
             .bounds
             .iter()
             .filter(|(param, _)| param == ty)
-            .map(|(_, b)| last_segment_of(b))
+            .map(|(_, b)| type_name(b).to_string())
             .collect();
         return (ty.to_string(), bounds);
     }
@@ -369,8 +368,11 @@ impl Analyzer {
             out.push(Target {
                 fi,
                 name: last(&sub(&own.name)),
-                ty: own.ty.as_deref().map(|t| last_segment_of(&sub(t))),
-                of_trait: own.of_trait.as_deref().map(|t| last_segment_of(&sub(t))),
+                ty: own.ty.as_deref().map(|t| type_name(&sub(t)).to_string()),
+                of_trait: own
+                    .of_trait
+                    .as_deref()
+                    .map(|t| type_name(&sub(t)).to_string()),
                 default_of: own.default_of.clone(),
                 generated_at: Some((inv.call.path.clone(), inv.call.line)),
             });

@@ -207,7 +207,7 @@ impl Analyzer {
                             throwers
                                 .first()
                                 .and_then(|&i| match &self.symbols.fns[i].owner {
-                                    Owner::Impl { ty, .. } => Some(last_segment_of(ty)),
+                                    Owner::Impl { ty, .. } => Some(type_name(ty).to_string()),
                                     _ => None,
                                 });
                         match error_type_of(error).or(owner) {

@@ -22,7 +22,6 @@ mod related;
 mod surface;
 mod values;
 
-use crate::syntax::{self, Call, Callee, FnDef, Guard, Owner, Symbols};
 use crate::{Detail, DocHeading, Fact, FactKind, Holds, Via};
 use callgraph::*;
 use configs::*;
@@ -30,6 +29,7 @@ use constructors::*;
 use docs::*;
 use errdex_catalog::{ErrorDetail, ErrorSummary, SiteRow, SnapshotRow};
 use errdex_model::{EvidenceKind, Kind, Origin, SourceFile};
+use errdex_syntax::items::{self as syntax, Call, Callee, FnDef, Guard, Owner, Symbols};
 use evidence::*;
 use mechanisms::*;
 use receivers::*;

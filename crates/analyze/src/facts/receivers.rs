@@ -78,7 +78,7 @@ impl Failing {
         let ret = syntax::return_type(signature).unwrap_or("");
         match self {
             Failing::ErrOrNone => ret.starts_with("Result<") || ret.starts_with("Option<"),
-            Failing::OtherVariant { ty, .. } => last_segment_of(ret) == *ty,
+            Failing::OtherVariant { ty, .. } => type_name(ret) == *ty,
         }
     }
 
@@ -91,7 +91,7 @@ impl Failing {
             let failing = pattern == "_" || pattern.starts_with("Err") || pattern == "None";
             return failing.then_some(Failing::ErrOrNone);
         }
-        let ty = last_segment_of(ret);
+        let ty = type_name(ret).to_string();
         let head = format!("{ty}::");
         let ok: Vec<String> = earlier
             .iter()
@@ -432,8 +432,8 @@ impl Analyzer {
             Some(r) => r.split_once(' ').map_or(r, |(_, t)| t),
             None => ret,
         };
-        match (last_segment_of(ret).as_str(), &f.owner) {
-            ("Self", Owner::Impl { ty, .. }) => last_segment_of(ty),
+        match (type_name(ret), &f.owner) {
+            ("Self", Owner::Impl { ty, .. }) => type_name(ty).to_string(),
             ("Self" | "Option" | "Result" | "Box" | "impl" | "dyn", _) | ("", _) => String::new(),
             (t, _) => t.to_string(),
         }
@@ -495,7 +495,7 @@ impl Analyzer {
             .to_string();
         let on_self = head.trim_start().starts_with(&format!("self.{callee}("));
         let qualifier = match self_ty {
-            Some(ty) if qualifier.is_empty() && on_self => last_segment_of(ty),
+            Some(ty) if qualifier.is_empty() && on_self => type_name(ty).to_string(),
             _ if qualifier.is_empty() => self.type_made_before(head, &callee, self_ty),
             _ => qualifier,
         };
@@ -509,7 +509,7 @@ impl Analyzer {
             .iter()
             .find(|(_, f)| {
                 matches!(&f.owner, Owner::Impl { ty, .. }
-                    if *ty == qualifier || last_segment_of(ty) == qualifier)
+                    if *ty == qualifier || type_name(ty) == qualifier)
             })
             .or_else(|| candidates.first())
             .map(|(i, _)| *i);
@@ -852,8 +852,8 @@ impl Analyzer {
         let Owner::Impl { ty, .. } = &f.owner else {
             return;
         };
-        let ty_name = last_segment_of(ty);
-        let makes = |t: &str| t == r || t == "Self" || last_segment_of(t) == ty_name;
+        let ty_name = type_name(ty);
+        let makes = |t: &str| t == r || t == "Self" || type_name(t) == ty_name;
         let mut found = 0;
         for g in &self.symbols.fns {
             if found >= 3 {
@@ -864,10 +864,10 @@ impl Analyzer {
             };
             let conversion = of_trait
                 .as_deref()
-                .is_some_and(|t| matches!(last_segment_of(t).as_str(), "TryFrom" | "FromStr"));
+                .is_some_and(|t| matches!(type_name(t), "TryFrom" | "FromStr"));
             if g.is_test
                 || g.name == f.name
-                || last_segment_of(gty) != ty_name
+                || type_name(gty) != ty_name
                 || !(g.is_pub && of_trait.is_none() || conversion)
                 || g.signature.contains("self")
             {
@@ -882,7 +882,7 @@ impl Analyzer {
             let Some((outer, inner)) = ret.split_once('<') else {
                 continue;
             };
-            let outer = last_segment_of(outer);
+            let outer = type_name(outer);
             if outer != "Option" && !outer.ends_with("Result") {
                 continue;
             }
@@ -890,7 +890,7 @@ impl Analyzer {
             if !makes(made) || b.seen(&format!("alt:{}", g.qualified())) {
                 continue;
             }
-            let how = match of_trait.as_deref().map(last_segment_of).as_deref() {
+            let how = match of_trait.as_deref().map(type_name) {
                 Some("FromStr") => format!(" (`s.parse::<{ty_name}>()`)"),
                 Some("TryFrom") => format!(" (`{ty_name}::try_from(x)`)"),
                 _ => String::new(),
@@ -1002,7 +1002,7 @@ impl Analyzer {
         variants.sort();
         twins.extend(variants.into_iter().take(3).map(|n| (n.clone(), true)));
         let of_index = matches!(&f.owner, Owner::Impl { of_trait: Some(t), .. }
-            if matches!(last_segment_of(t).as_str(), "Index" | "IndexMut"));
+            if matches!(type_name(t), "Index" | "IndexMut"));
         if of_index && matches!(base, "index" | "index_mut") {
             let get = if base == "index" { "get" } else { "get_mut" };
             twins.push((get.to_string(), true));
@@ -1012,7 +1012,7 @@ impl Analyzer {
                 let g = &self.symbols.fns[i];
                 let same_owner = match (&g.owner, &f.owner) {
                     (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => {
-                        last_segment_of(a) == last_segment_of(c)
+                        type_name(a) == type_name(c)
                     }
                     (Owner::Module, Owner::Module) => true,
                     (Owner::TraitDefault(a), Owner::TraitDefault(c)) => a == c,
@@ -1024,7 +1024,7 @@ impl Analyzer {
                 let ret = syntax::return_type(&g.signature)
                     .unwrap_or_default()
                     .to_string();
-                let outer = last_segment_of(&ret);
+                let outer = type_name(&ret);
                 let fallible = outer == "Option" || outer.ends_with("Result");
                 if must_return_option && (!g.is_pub || !fallible) {
                     continue;

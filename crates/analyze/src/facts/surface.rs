@@ -206,11 +206,11 @@ impl Analyzer {
     /// The first paragraph of the doc of the type an operator impl works
     /// on (`A big unsigned integer type.`): what the values are.
     pub(super) fn operand_type_doc(&self, b: &mut Builder, ty: &str) {
-        let name = last_segment_of(ty);
+        let name = type_name(ty);
         if b.seen(&format!("operand:{name}")) {
             return;
         }
-        let Some((path, line, d)) = self.type_doc(&name) else {
+        let Some((path, line, d)) = self.type_doc(name) else {
             return;
         };
         let Some(first) = d.paragraphs.first() else {

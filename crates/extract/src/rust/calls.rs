@@ -3,10 +3,11 @@
 //! error types (the writes of `Display` impls are in `display`, derived
 //! and `thiserror` messages in `derive`).
 
-use super::scope::last_segment;
 use super::Walker;
-use crate::{literal, Candidate, Condition};
+use crate::{Candidate, Condition};
 use errdex_model::{Kind, Template};
+use errdex_syntax::last_segment;
+use errdex_syntax::literal;
 use tree_sitter::Node;
 
 /// Methods whose result is an `Option` (so `.unwrap()` prints the `None` text).
@@ -241,7 +242,7 @@ impl<'a> Walker<'a> {
         let declared = receiver
             .filter(|r| r.kind() == "identifier")
             .and_then(|r| self.declared_type(self.text(r)))
-            .map(|t| last_segment(t.split('<').next().unwrap_or(t)).to_string());
+            .map(|t| last_segment(t).to_string());
         let is_option = recv_method
             .is_some_and(|m| OPTION_METHODS.contains(&m) || m.starts_with("checked_"))
             || declared.as_deref() == Some("Option");

@@ -2,16 +2,17 @@
 //! structs, enums and variants, and what derived `Debug` prints for a type
 //! or variant.
 
-use super::attrs::Attrs;
 use super::calls::NOT_ERROR_TYPES;
+use super::scope;
 use super::scope::Frame;
-use super::scope::{self, last_segment};
 use super::tokens;
 use super::Walker;
 use crate::fmt::{self, FmtArg, Naming};
-use crate::literal;
 use crate::{Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
+use errdex_syntax::attrs::Attrs;
+use errdex_syntax::last_segment;
+use errdex_syntax::literal;
 use tree_sitter::Node;
 
 impl<'a> Walker<'a> {

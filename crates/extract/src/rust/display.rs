@@ -3,11 +3,13 @@
 //! parts, `debug_struct`-style builders, and delegation to an inner error.
 
 use super::calls::{call_args, is_fmt_path};
-use super::scope::{last_segment, one_line, type_name, Frame};
+use super::scope::{one_line, type_name, Frame};
 use super::tokens;
 use super::Walker;
-use crate::{literal, Candidate, Condition};
+use crate::{Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
+use errdex_syntax::last_segment;
+use errdex_syntax::literal;
 use tree_sitter::Node;
 
 /// A method whose returned text a `Display`/`Debug` impl prints
@@ -258,7 +260,7 @@ impl<'a> Walker<'a> {
 
     /// One arm's literal as a `Display`/`Debug` site of `ty`.
     fn push_arm_site(&mut self, lit: Node, pattern: &str, debug: bool, ty: &str) -> bool {
-        let Some(text) = crate::literal::decode(self.text(lit)) else {
+        let Some(text) = literal::decode(self.text(lit)) else {
             return false;
         };
         if text.trim().is_empty() {
@@ -335,7 +337,7 @@ impl<'a> Walker<'a> {
                 };
                 let plain = fmt.tokens.len() == 1
                     && matches!(
-                        crate::literal::decode(self.text(fmt.tokens[0])).as_deref(),
+                        literal::decode(self.text(fmt.tokens[0])).as_deref(),
                         Some("{}")
                     );
                 let is_match = value

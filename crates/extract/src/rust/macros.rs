@@ -2,13 +2,14 @@
 //! `compile_error!`, `write!` in `Display` impls, format arguments, and
 //! crate-local `macro_rules!` definitions and calls.
 
-use super::attrs::Attrs;
 use super::scope::Frame;
 use super::tokens::{self, Arg};
 use super::{Walker, STRINGIFY};
 use crate::fmt::{self, FmtArg, Naming};
-use crate::{literal, MacroCall, MessageTable, NamedLiteral};
+use crate::{MacroCall, MessageTable, NamedLiteral};
 use errdex_model::{Kind, Template};
+use errdex_syntax::attrs::Attrs;
+use errdex_syntax::literal;
 use tree_sitter::Node;
 
 /// Macros that only format or build values: never sites themselves.
@@ -61,7 +62,7 @@ impl<'a> Walker<'a> {
             return;
         };
         let path = self.text(name_node).to_string();
-        let name = super::scope::last_segment(&path).to_string();
+        let name = errdex_syntax::last_segment(&path).to_string();
         let Some(tt) = last_token_tree(node) else {
             return;
         };
@@ -424,7 +425,7 @@ impl<'a> Walker<'a> {
     /// `concat!(..)` used as a value (a const's initialiser).
     pub(crate) fn concat_template(&mut self, node: Node) -> Option<Template> {
         let name = node.child_by_field_name("macro").map(|n| self.text(n))?;
-        if super::scope::last_segment(name) != "concat" {
+        if errdex_syntax::last_segment(name) != "concat" {
             return None;
         }
         let tt = last_token_tree(node)?;
@@ -435,7 +436,7 @@ impl<'a> Walker<'a> {
     /// (`format!`, `anyhow!`, ...), with the macro's name.
     pub(crate) fn format_macro_template(&mut self, node: Node) -> Option<(Template, String)> {
         let name = node.child_by_field_name("macro").map(|n| self.text(n))?;
-        let last = super::scope::last_segment(name).to_string();
+        let last = errdex_syntax::last_segment(name).to_string();
         if !matches!(
             last.as_str(),
             "format" | "anyhow" | "format_err" | "eyre" | "format_args" | "concat"

@@ -5,7 +5,6 @@
 //! may hold error sites, which reaches code inside `cfg_if!`-style wrappers,
 //! format arguments and `macro_rules!` bodies.
 
-mod attrs;
 mod calls;
 mod derive;
 mod display;
@@ -13,13 +12,14 @@ mod macros;
 mod scope;
 mod tokens;
 
-use crate::{literal, Extractor, FileExtraction, SourceFile};
-use attrs::Attrs;
+use crate::{Extractor, FileExtraction, SourceFile};
 use errdex_model::{Evidence, EvidenceKind, Literal, Template};
+use errdex_syntax::attrs::{self, Attrs};
 use errdex_syntax::MAX_SYNTAX_DEPTH;
+use errdex_syntax::{last_segment, literal};
 use scope::{Frame, Lines};
 use std::collections::HashSet;
-use tree_sitter::{Node, Parser, Range};
+use tree_sitter::{Node, Parser};
 
 /// Deepest nesting of token trees re-parsed as code.
 const MAX_REPARSE: u32 = 6;
@@ -587,10 +587,7 @@ impl<'a> Walker<'a> {
         if let Some(tr) = &tr {
             let last = tr.rsplit("::").next().unwrap_or(tr);
             match last {
-                "Error" => self
-                    .out
-                    .error_types
-                    .push(scope::last_segment(&ty).to_string()),
+                "Error" => self.out.error_types.push(last_segment(&ty).to_string()),
                 "Display" => {
                     frame.display_impl = Some(scope::DisplayImpl {
                         ty: ty.clone(),
@@ -728,7 +725,7 @@ impl<'a> Walker<'a> {
         let number = match value.kind() {
             "integer_literal" => integer_value(self.text(value)).map(crate::NumberValue::Literal),
             "identifier" | "scoped_identifier" => Some(crate::NumberValue::Alias(
-                scope::last_segment(self.text(value)).to_string(),
+                last_segment(self.text(value)).to_string(),
             )),
             _ => None,
         };
@@ -767,27 +764,15 @@ impl<'a> Walker<'a> {
     /// Re-parses the inside of a token tree as Rust and walks it, so that
     /// code passed to macros is seen. Positions stay those of the file.
     pub(crate) fn reparse(&mut self, tt: Node) {
-        if self.reparse_depth >= MAX_REPARSE || tt.child_count() < 3 {
+        if self.reparse_depth >= MAX_REPARSE
+            || tt.child_count() < 3
+            || !self.tokens_may_hold_sites(tt)
+        {
             return;
         }
-        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count() - 1)) else {
+        let Some(tree) = errdex_syntax::reparse_token_tree(self.parser, self.src, tt) else {
             return;
         };
-        if !self.tokens_may_hold_sites(tt) {
-            return;
-        }
-        let range = Range {
-            start_byte: open.end_byte(),
-            end_byte: close.start_byte(),
-            start_point: open.end_position(),
-            end_point: close.start_position(),
-        };
-        if self.parser.set_included_ranges(&[range]).is_err() {
-            return;
-        }
-        let tree = self.parser.parse(self.src, None);
-        let _ = self.parser.set_included_ranges(&[]);
-        let Some(tree) = tree else { return };
         self.reparse_depth += 1;
         self.visit(tree.root_node());
         self.reparse_depth -= 1;

@@ -172,11 +172,6 @@ pub fn type_name(node: Node, src: &[u8]) -> String {
         .to_string()
 }
 
-/// The last `::` segment.
-pub fn last_segment(path: &str) -> &str {
-    path.rsplit("::").next().unwrap_or(path)
-}
-
 impl Walker<'_> {
     /// A site for `node`, reported at `report` (the macro or method name).
     pub(crate) fn new_site(

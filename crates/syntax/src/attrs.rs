@@ -1,7 +1,6 @@
 //! Outer attributes and doc comments that precede an item.
 
-use crate::literal;
-use errdex_syntax::named_child;
+use crate::{literal, named_child};
 use tree_sitter::Node;
 
 /// What the attributes and doc comments before an item say.
@@ -11,6 +10,9 @@ pub struct Attrs<'t> {
     pub test_fn: bool,
     /// `#[cfg(test)]` or `#[cfg(all(test, ..))]`.
     pub cfg_test: bool,
+    /// The conditions of the other `#[cfg(..)]` attributes, whitespace
+    /// folded (`feature = "std"`): the builds that compile the item.
+    pub cfgs: Vec<String>,
     /// `#[cfg(doc)]`, `#[cfg(docsrs)]` or `#[cfg(all(docsrs, ..))]`: only
     /// documentation builds compile the item.
     pub cfg_docs: bool,
@@ -37,6 +39,27 @@ pub struct Attrs<'t> {
 }
 
 impl<'t> Attrs<'t> {
+    /// The attributes and doc comments right before `item` (its preceding
+    /// siblings up to the first other node), folded in source order.
+    pub fn before(item: Node<'t>, src: &[u8]) -> Self {
+        let mut preceding = Vec::new();
+        let mut prev = item.prev_sibling();
+        while let Some(p) = prev.filter(|p| {
+            matches!(
+                p.kind(),
+                "attribute_item" | "line_comment" | "block_comment"
+            )
+        }) {
+            preceding.push(p);
+            prev = p.prev_sibling();
+        }
+        let mut attrs = Attrs::default();
+        for p in preceding.into_iter().rev() {
+            attrs.add(p, src);
+        }
+        attrs
+    }
+
     /// Folds one preceding sibling (an attribute or a comment) in.
     pub fn add(&mut self, node: Node<'t>, src: &[u8]) {
         match node.kind() {
@@ -55,7 +78,7 @@ impl<'t> Attrs<'t> {
                 }
                 if let Some(doc) = named_child(node, "doc_comment") {
                     if self.doc.is_empty() {
-                        self.doc_line = errdex_syntax::line(node);
+                        self.doc_line = crate::line(node);
                     }
                     let text = doc.utf8_text(src).unwrap_or("");
                     let text = text.strip_suffix('\n').unwrap_or(text);
@@ -108,6 +131,12 @@ impl<'t> Attrs<'t> {
                         && !compact.contains("not(test"))
                 {
                     self.cfg_test = true;
+                } else if let Some(inner) = args_text
+                    .strip_prefix('(')
+                    .and_then(|a| a.strip_suffix(')'))
+                {
+                    self.cfgs
+                        .push(inner.split_whitespace().collect::<Vec<_>>().join(" "));
                 }
                 self.cfg_docs |= docs_only_cfg(&compact);
             }

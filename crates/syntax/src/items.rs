@@ -2,8 +2,9 @@
 //! owner, visibility, signature, generic bounds), every call and every
 //! enum-variant path, test fns, and the guards around a given position.
 
+use crate::attrs::Attrs;
+use crate::{is_test_or_example_path, last_segment, line, parse, parser, text, MAX_SYNTAX_DEPTH};
 use errdex_model::SourceFile;
-use errdex_syntax::{is_test_or_example_path, line, parse, parser, text, MAX_SYNTAX_DEPTH};
 use tree_sitter::{Node, Parser, Tree};
 
 /// Where a fn is defined.
@@ -367,12 +368,6 @@ pub enum Guard {
     },
 }
 
-/// The last `::` segment of a type or path, without generics.
-fn last_segment(s: &str) -> String {
-    let s = s.split('<').next().unwrap_or(s);
-    s.rsplit("::").next().unwrap_or(s).trim().to_string()
-}
-
 /// One file parsed: its main tree, then a tree per macro token tree
 /// re-parsed in place as code (`cfg_if!`, `cfg_*! { impl … }`, arguments of
 /// `assert!(f(x))`), all in the file's coordinates.
@@ -546,15 +541,17 @@ impl Walk<'_> {
         let mut pushed_impl = false;
         let saved_test = self.test_scope;
         let saved_gates = self.gates.len();
+        let mut cfg_test = false;
         if matches!(
             n.kind(),
             "mod_item" | "impl_item" | "trait_item" | "function_item"
         ) {
-            let attrs = preceding_attributes(n, self.src());
-            self.gates.extend(attrs.iter().filter_map(|a| cfg_of(a)));
+            let attrs = Attrs::before(n, self.src().as_bytes());
+            self.gates.extend(attrs.cfgs);
+            cfg_test = attrs.cfg_test;
         }
         match n.kind() {
-            "mod_item" if has_cfg_test(n, self.src()) => self.test_scope = true,
+            "mod_item" if cfg_test => self.test_scope = true,
             "mod_item" if n.child_by_field_name("body").is_none() => {
                 if let Some(name) = n.child_by_field_name("name") {
                     let mut gates = self.gates.clone();
@@ -569,11 +566,11 @@ impl Walk<'_> {
             "impl_item" => {
                 let ty = n
                     .child_by_field_name("type")
-                    .map(|t| last_segment(text(t, self.src())))
+                    .map(|t| last_segment(text(t, self.src())).to_string())
                     .unwrap_or_default();
                 let of_trait = n
                     .child_by_field_name("trait")
-                    .map(|t| last_segment(text(t, self.src())));
+                    .map(|t| last_segment(text(t, self.src())).to_string());
                 self.owner.push(Owner::Impl { ty, of_trait });
                 pushed_owner = true;
                 let mut bounds = Vec::new();
@@ -615,7 +612,7 @@ impl Walk<'_> {
                     for t in b.named_children(&mut c) {
                         let t = text(t, self.src()).trim_start_matches('?');
                         if !t.starts_with('\'') {
-                            supertraits.push(last_segment(t));
+                            supertraits.push(last_segment(t).to_string());
                         }
                     }
                 }
@@ -661,11 +658,7 @@ impl Walk<'_> {
             "call_expression" => self.call(n),
             "use_declaration" => {
                 let mut gates = self.gates.clone();
-                gates.extend(
-                    preceding_attributes(n, self.src())
-                        .iter()
-                        .filter_map(|a| cfg_of(a)),
-                );
+                gates.extend(Attrs::before(n, self.src().as_bytes()).cfgs);
                 if !gates.is_empty() {
                     self.out.gated_uses.push((
                         self.file.path.clone(),
@@ -758,16 +751,17 @@ impl Walk<'_> {
             rules.push((inner(left), inner(right), line(right)));
             bodies.push(right);
         }
-        let attrs = preceding_attributes(n, src);
         let mut gates = self.gates.clone();
-        gates.extend(attrs.iter().filter_map(|a| cfg_of(a)));
+        gates.extend(Attrs::before(n, src.as_bytes()).cfgs);
         self.out.macros.push(MacroDef {
             path: self.file.path.clone(),
             line: line(n),
             name: name.clone(),
             rules,
             gates,
-            exported: attrs.iter().any(|a| a.trim() == "macro_export"),
+            exported: preceding_attributes(n, src)
+                .iter()
+                .any(|a| a == "macro_export"),
         });
         if self.reparse_depth >= MAX_REPARSE_DEPTH {
             return;
@@ -815,7 +809,7 @@ impl Walk<'_> {
         let Some(m) = n.child_by_field_name("macro") else {
             return;
         };
-        let name = last_segment(text(m, src));
+        let name = last_segment(text(m, src)).to_string();
         let mut c = n.walk();
         let Some(tt) = n.named_children(&mut c).find(|c| c.kind() == "token_tree") else {
             return;
@@ -862,7 +856,7 @@ impl Walk<'_> {
         }
         let qualifier = n
             .child_by_field_name("path")
-            .map(|p| last_segment(text(p, src)));
+            .map(|p| last_segment(text(p, src)).to_string());
         self.out.calls.push(Call {
             path: self.file.path.clone(),
             line: line(n),
@@ -884,29 +878,13 @@ impl Walk<'_> {
         let Some(tt) = n.named_children(&mut c).find(|c| c.kind() == "token_tree") else {
             return;
         };
-        let (Some(open), Some(close)) = (tt.child(0), tt.child(tt.child_count().saturating_sub(1)))
-        else {
-            return;
-        };
-        if close.start_byte() <= open.end_byte() {
-            return;
-        }
-        let range = tree_sitter::Range {
-            start_byte: open.end_byte(),
-            end_byte: close.start_byte(),
-            start_point: open.end_position(),
-            end_point: close.start_position(),
-        };
-        if self.parser.set_included_ranges(&[range]).is_err() {
-            return;
-        }
         let source = match (&self.in_macro, &self.dollarless) {
             (Some(_), Some(d)) => d.as_bytes(),
             _ => self.file.text.as_bytes(),
         };
-        let tree = self.parser.parse(source, None);
-        let _ = self.parser.set_included_ranges(&[]);
-        let Some(tree) = tree else { return };
+        let Some(tree) = crate::reparse_token_tree(self.parser, source, tt) else {
+            return;
+        };
         self.reparse_depth += 1;
         self.visit(tree.root_node(), depth + 1, false);
         self.reparse_depth -= 1;
@@ -933,10 +911,7 @@ impl Walk<'_> {
                 .any(|ch| ch.kind() == "visibility_modifier" && text(ch, src) == "pub");
             public
         };
-        let attrs = preceding_attributes(n, src);
-        let is_test_fn = attrs
-            .iter()
-            .any(|a| a == "test" || a.ends_with("::test") || a.starts_with("test"));
+        let is_test_fn = Attrs::before(n, src.as_bytes()).test_fn;
         let mut bounds = Vec::new();
         let (impl_self, impl_params) = match self.impls.last() {
             Some(i) if !i.self_ty.is_empty() => {
@@ -985,7 +960,7 @@ impl Walk<'_> {
             k
         };
         self.out.fns.push(FnDef {
-            attrs,
+            attrs: preceding_attributes(n, src),
             gates,
             in_macro: self.in_macro.clone(),
             impl_self,
@@ -1034,7 +1009,7 @@ impl Walk<'_> {
                     .unwrap_or_default();
                 let qualifier = f
                     .child_by_field_name("path")
-                    .map(|p| last_segment(text(p, src)));
+                    .map(|p| last_segment(text(p, src)).to_string());
                 (name, Callee::Path { qualifier })
             }
             "field_expression" => {
@@ -1089,7 +1064,7 @@ impl Walk<'_> {
             path: self.file.path.clone(),
             line: line(n),
             column: n.start_position().column as u32 + 1,
-            ty: last_segment(text(path, src)),
+            ty: last_segment(text(path, src)).to_string(),
             variant: variant.to_string(),
             caller: self.current_fn.last().copied(),
             in_pattern,
@@ -1098,7 +1073,8 @@ impl Walk<'_> {
     }
 }
 
-/// The attribute texts (inside `#[...]`) right before an item.
+/// The attributes right before an item as written inside `#[...]` (what
+/// they mean to the build — tests, `cfg` — is read by [`Attrs`]).
 fn preceding_attributes(n: Node, src: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut prev = n.prev_sibling();
@@ -1133,20 +1109,6 @@ fn attrs_start_line(n: Node) -> Option<u32> {
         prev = p.prev_sibling();
     }
     first
-}
-
-/// The condition of a `cfg(..)` attribute (`feature = "x"`), whitespace
-/// folded; `None` for other attributes and `cfg(test)`.
-fn cfg_of(attr: &str) -> Option<String> {
-    let a = squash(attr);
-    let inner = a.strip_prefix("cfg(")?.strip_suffix(')')?;
-    (inner != "test").then(|| inner.to_string())
-}
-
-fn has_cfg_test(n: Node, src: &str) -> bool {
-    preceding_attributes(n, src)
-        .iter()
-        .any(|a| a.replace(' ', "") == "cfg(test)")
 }
 
 fn collect_bounds(tp: Node, src: &str, out: &mut Vec<(String, String)>) {
@@ -1184,7 +1146,7 @@ fn push_bounds(param: &str, bounds: Node, src: &str, out: &mut Vec<(String, Stri
     for b in bounds.named_children(&mut c) {
         let t = text(b, src).trim_start_matches('?');
         if !t.starts_with('\'') {
-            out.push((param.to_string(), last_segment(t)));
+            out.push((param.to_string(), last_segment(t).to_string()));
         }
     }
 }
@@ -1447,7 +1409,7 @@ pub fn call_parts_at(tree: &Tree, src: &str, line: u32, column: u32) -> CallPart
             "macro_invocation" => {
                 parts.macro_name = n
                     .child_by_field_name("macro")
-                    .map(|m| last_segment(text(m, src)));
+                    .map(|m| last_segment(text(m, src)).to_string());
                 if let Some(tt) = n
                     .named_children(&mut n.walk())
                     .find(|c| c.kind() == "token_tree")
