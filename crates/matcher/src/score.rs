@@ -155,7 +155,8 @@ impl Why {
 pub(crate) struct EvidenceSet(u8);
 
 impl EvidenceSet {
-    const ALL: [Evidence; 7] = [
+    /// Every evidence, in the order JSON lists them.
+    pub(crate) const ALL: [Evidence; 8] = [
         Evidence::Location,
         Evidence::Frame,
         Evidence::Template,
@@ -163,6 +164,7 @@ impl EvidenceSet {
         Evidence::Resemblance,
         Evidence::Version,
         Evidence::Target,
+        Evidence::BuildScript,
     ];
 
     fn bit(e: Evidence) -> u8 {

@@ -49,6 +49,9 @@ pub(crate) struct Versions {
     /// Snapshots (row ids) published after the latest day the paste
     /// prints with a time.
     later: HashSet<i64>,
+    /// The snapshot of the one indexed package whose build script the
+    /// paste says failed.
+    pub(crate) build_script: Option<i64>,
 }
 
 /// What a paste's named versions say of a site's snapshot.
@@ -85,6 +88,16 @@ impl Versions {
             let name = package_key(&repo);
             v.crates.insert(name.clone());
             v.named.insert((name, revision));
+        }
+        let scripts: Vec<i64> = input::build_scripts(text)
+            .into_iter()
+            .filter_map(|m| {
+                let key = (format!("crate:{}", m.name), m.version);
+                index.snapshots.get(&key).copied()
+            })
+            .collect();
+        if let [one] = scripts[..] {
+            v.build_script = Some(one);
         }
         if let Some(day) = input::latest_day(text) {
             v.later = index

@@ -178,11 +178,7 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord, why: bool) -> Re
 
 /// One line: where, what kind, how sure, why, and the template.
 fn describe(k: &errdex_match::Match) -> String {
-    let evidence: Vec<String> = k
-        .evidence
-        .iter()
-        .map(|e| format!("{e:?}").to_lowercase())
-        .collect();
+    let evidence: Vec<&str> = k.evidence.iter().map(|e| e.as_str()).collect();
     let test = if k.is_test { " [test]" } else { "" };
     format!(
         "{}@{} {}:{} {} (score {:.2}; {}){test}\n     {}",

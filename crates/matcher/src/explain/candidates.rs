@@ -127,6 +127,15 @@ impl Query<'_> {
         // bare text the same as std's may be a crate's copy of it.
         let std_located = m.std.is_some() && m.location.is_some();
         let panic = m.origin == input::Origin::Panic && m.std.is_none();
+        // std's `unwrap` text that names no line of the code that called it
+        // (std's own file, as releases before track_caller print), under
+        // cargo's header of a failed build script: that script's `unwrap`s.
+        let script = m
+            .std
+            .as_ref()
+            .filter(|s| s.source.ends_with("::unwrap") || s.source.ends_with("::unwrap_err"))
+            .filter(|_| m.location.as_ref().is_none_or(Location::is_std))
+            .and(self.versions.build_script);
         let mut ranked = self.rank(
             &m.text,
             Around {
@@ -136,6 +145,7 @@ impl Query<'_> {
                 std_text: std_located,
                 panic,
                 keep: None,
+                script,
             },
         );
         let located = ranked.first().is_some_and(|(_, c)| c.at_location);
@@ -224,9 +234,16 @@ impl Query<'_> {
         // A library's line (a registry path, a frame) is where it panicked:
         // the answer. A located line of other indexed code (the program's
         // own folder) is the outer layer of what it printed.
+        // An `unwrap` of the failed build script (see `script` above): the
+        // outer layer, as a program's own located line is — a value the
+        // script's own code printed is the answer; several `unwrap`s there
+        // are a guess.
+        let scripted = out
+            .first()
+            .is_some_and(|k| k.evidence.contains(&Evidence::BuildScript));
         let library_located =
             framed_std || (located && m.location.as_ref().is_some_and(|l| l.is_library()));
-        let located = located || framed_std;
+        let located = located || framed_std || scripted;
         // What std printed around a value: the value is the next layer.
         let mut roots: Vec<usize> = Vec::new();
         let payload = m.std.as_ref().and_then(|s| s.payload.as_deref());

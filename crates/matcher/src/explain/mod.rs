@@ -40,6 +40,26 @@ pub enum Evidence {
     Version,
     /// The log line's target names this site's crate (and module).
     Target,
+    /// A call of `unwrap` in the build script cargo says failed, where
+    /// std's text names no line of it (`libcore/result.rs` of releases
+    /// before track_caller).
+    BuildScript,
+}
+
+impl Evidence {
+    /// The stable name, as in JSON (`template_part`, `build_script`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Evidence::Location => "location",
+            Evidence::Frame => "frame",
+            Evidence::Template => "template",
+            Evidence::TemplatePart => "template_part",
+            Evidence::Resemblance => "resemblance",
+            Evidence::Version => "version",
+            Evidence::Target => "target",
+            Evidence::BuildScript => "build_script",
+        }
+    }
 }
 
 /// What matched: an error site, or a free string literal of the literal

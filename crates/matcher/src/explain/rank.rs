@@ -59,6 +59,9 @@ pub(super) struct Around<'a> {
     /// its sites are weighed however many others share their template
     /// (`Empty` of a crate's own error kind among hundreds).
     pub(super) keep: Option<i64>,
+    /// The snapshot whose build script printed std's `unwrap` text with
+    /// no line of the script: its `unwrap` calls there are candidates.
+    pub(super) script: Option<i64>,
 }
 
 /// What makes two candidates one choice: a template's literal segments
@@ -85,6 +88,13 @@ pub(super) fn unwraps(kind: Kind) -> bool {
         kind,
         Kind::Unwrap | Kind::UnwrapErr | Kind::Expect | Kind::ExpectErr
     )
+}
+
+/// A file of a package's build script: `build.rs` and the modules beside
+/// it under `build/` (a script named elsewhere by the manifest's `build`
+/// key is not known here).
+fn is_build_script(path: &str) -> bool {
+    path == "build.rs" || path.starts_with("build/")
 }
 
 /// Kinds whose text std writes (`unwrap`'s): located by the method call.
@@ -389,6 +399,7 @@ impl Query<'_> {
             std_text,
             panic,
             keep,
+            script,
         } = around;
         let w = score::weights();
         let norm = normalize(truncate(text, MAX_MESSAGE));
@@ -457,11 +468,18 @@ impl Query<'_> {
                     // std's texts (`unwrap`) and messages std wrote are
                     // printed by std: a site holding them is the answer only
                     // where the report locates it.
-                    if !seen && (std_text || is_std_wrapper(e.error.kind)) {
+                    let scripted = script == Some(e.error.snapshot_id)
+                        && is_std_wrapper(e.error.kind)
+                        && is_build_script(&s.path);
+                    if !seen && !scripted && (std_text || is_std_wrapper(e.error.kind)) {
                         continue;
                     }
                     taken += 1;
                     let c = cands.entry(key).or_default();
+                    if scripted {
+                        c.location = c.location.max(w.frame);
+                        c.evidence.push(Evidence::BuildScript);
+                    }
                     c.text = text_score;
                     c.found = found.clone();
                     c.evidence.push(ev);

@@ -897,3 +897,84 @@ fn a_warning_its_report_locates_leads_over_lines_a_generic_template_takes() {
             .collect::<Vec<_>>()
     );
 }
+
+#[test]
+fn an_unwrap_std_places_in_its_own_file_is_one_of_the_failed_build_scripts() {
+    // alsa-sys 0.1.2's build script, built by a Rust before track_caller:
+    // std's text is located in `src/libcore/result.rs`, and only cargo's
+    // header says whose script ran (zemeroth#487, pxl#68).
+    let script = |repo: &str, snapshot: i64, path: &str, line: u32| {
+        let mut e = error(
+            repo,
+            snapshot,
+            Kind::Unwrap,
+            "called `Result::unwrap()` on an `Err` value: {:?}",
+            line,
+        );
+        e.revision = "0.1.2".into();
+        e.sites[0].path = path.into();
+        e
+    };
+    let ix = index(
+        vec![
+            script("crate:alsa-sys", 1, "build.rs", 4),
+            script("crate:alsa-sys", 1, "src/lib.rs", 40),
+            script("crate:other-sys", 2, "build.rs", 9),
+        ],
+        &[],
+    );
+    let paste = "error: failed to run custom build command for `alsa-sys v0.1.2`\n\
+        process didn't exit successfully: `/p/target/release/build/alsa-sys-caa7/build-script-build` (exit code: 101)\n\
+        --- stderr\n\
+        thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: \"`\\\"pkg-config\\\" \\\"--libs\\\" \\\"alsa\\\"` did not exit successfully: exit code: 1\"', src/libcore/result.rs:997:5\n\
+        note: Run with `RUST_BACKTRACE=1` environment variable to display a backtrace.\n";
+    let x = ix.explain(paste);
+    let answer = x
+        .matches
+        .iter()
+        .find(|m| m.evidence.contains(&Evidence::BuildScript));
+    let answer = answer.map(|m| (m.repo.as_str(), m.path.as_str(), m.line));
+    assert_eq!(
+        answer,
+        Some(("crate:alsa-sys", "build.rs", 4)),
+        "{:?}",
+        x.matches
+    );
+    assert!(x
+        .best(1)
+        .is_some_and(|m| m.path == "build.rs" && m.line == 4));
+    // A value the script's own code printed is the answer, the `unwrap`
+    // its outer layer (clang-sys 0.28.1's `couldn't find any valid shared
+    // libraries …`, corpus-wild).
+    let mut own = error(
+        "crate:alsa-sys",
+        1,
+        Kind::ErrReturn,
+        "`{}` did not exit successfully: exit code: {}",
+        30,
+    );
+    own.revision = "0.1.2".into();
+    own.sites[0].path = "build/probe.rs".into();
+    let mut with_own = vec![own];
+    with_own.extend([
+        script("crate:alsa-sys", 1, "build.rs", 4),
+        script("crate:other-sys", 2, "build.rs", 9),
+    ]);
+    let x = index(with_own, &[]).explain(paste);
+    let best = x.best(1).map(|m| (m.path.as_str(), m.line));
+    assert_eq!(best, Some(("build/probe.rs", 30)), "{:?}", x.matches);
+    // Without cargo's header nothing says whose `unwrap` it was.
+    let bare = paste.split_once("--- stderr\n").map(|(_, b)| b).unwrap();
+    assert!(
+        ix.explain(bare).matches.is_empty(),
+        "{:?}",
+        ix.explain(bare).matches
+    );
+}
+
+#[test]
+fn evidence_prints_its_json_name() {
+    for e in crate::score::EvidenceSet::ALL {
+        assert_eq!(serde_json::to_value(e).unwrap(), e.as_str());
+    }
+}

@@ -209,10 +209,7 @@ fn is_hook_symbol(symbol: &str) -> bool {
 }
 
 fn is_std_frame(symbol: &str, path: &str) -> bool {
-    path.starts_with("/rustc/")
-        || path.starts_with("rust:")
-        || path.contains("/lib/rustlib/src/rust/")
-        || is_std_symbol(symbol)
+    super::location::is_std_path(path) || is_std_symbol(symbol)
 }
 
 /// better-panic's backtrace, printed the way Python prints one: the

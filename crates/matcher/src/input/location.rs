@@ -35,6 +35,32 @@ impl Location {
     pub fn is_library(&self) -> bool {
         self.registry.is_some() || self.package.is_some()
     }
+
+    /// The path is a file of Rust's own library (see [`is_std_path`]): it
+    /// says where std's code panicked, not which call of it did.
+    pub fn is_std(&self) -> bool {
+        is_std_path(&self.path)
+    }
+}
+
+/// A file of Rust's standard library in any spelling a report prints:
+/// the compiler's remapped `/rustc/HASH/library/core/src/…` (and before
+/// 1.47 `/rustc/HASH/src/libcore/…`), a toolchain's
+/// `lib/rustlib/src/rust/library/…`, better-panic's `rust:library/…`, and
+/// the relative or build-bot paths of releases before track_caller
+/// (`src/libcore/result.rs`, `libcore/result.rs`,
+/// `/checkout/src/libcore/result.rs`).
+pub fn is_std_path(path: &str) -> bool {
+    let p = path.replace('\\', "/");
+    p.starts_with("/rustc/")
+        || p.starts_with("rust:")
+        || p.contains("/lib/rustlib/src/rust/")
+        || p.split('/').any(|part| {
+            matches!(
+                part,
+                "libcore" | "libstd" | "liballoc" | "libcollections" | "libpanic_unwind"
+            )
+        })
 }
 
 /// A crate version named by a path, and the path inside it.
@@ -270,6 +296,31 @@ mod tests {
             "serde_json-1.0.140",
         ] {
             assert_eq!(krate(path), None, "{path}");
+        }
+    }
+
+    #[test]
+    fn std_files_in_every_spelling() {
+        for path in [
+            "src/libcore/result.rs",
+            "libcore/result.rs",
+            "/checkout/src/libcore/result.rs",
+            "/rustc/90b35a6/src/libcore/option.rs",
+            "/rustc/59807616e1fa/library/core/src/result.rs",
+            r"/rustc/ff59\/library\std\src\backtrace.rs",
+            "/home/u/.rustup/toolchains/1.89.0-x86_64-unknown-linux-gnu/lib/rustlib/src/rust/library/core/src/option.rs",
+            "rust:library/core/src/option.rs",
+            "/home/rustbuild/src/rust-buildbot/slave/stable-dist-rustc-linux/build/src/libcore/result.rs",
+        ] {
+            assert!(is_std_path(path), "{path}");
+        }
+        for path in [
+            "build.rs",
+            "src/lib.rs",
+            "/h/.cargo/registry/src/i/core-1.0.0/src/result.rs",
+            "src/libcore_ext/a.rs",
+        ] {
+            assert!(!is_std_path(path), "{path}");
         }
     }
 

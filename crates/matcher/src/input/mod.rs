@@ -22,7 +22,7 @@ pub use backtrace::Frame;
 pub use date::latest_day;
 pub use location::{registry_crate, Location, RegistryCrate};
 pub use log::Level;
-pub use version::{mentions, Mention};
+pub use version::{build_scripts, mentions, Mention};
 
 use serde::Serialize;
 

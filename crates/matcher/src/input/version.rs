@@ -42,6 +42,27 @@ fn python_pattern() -> &'static Regex {
     })
 }
 
+/// The packages whose build script cargo says failed (`failed to run
+/// custom build command for `alsa-sys v0.1.2``): what a build script
+/// printed under that header, it printed running that package's script.
+pub fn build_scripts(text: &str) -> Vec<Mention> {
+    static P: OnceLock<Regex> = OnceLock::new();
+    let p = P.get_or_init(|| {
+        Regex::new(r"failed to run custom build command for `(?P<name>[A-Za-z][\w-]*) v(?P<version>\d+\.\d+\.\d+[^\s`]*)(?:`| \()")
+            .expect("valid regex")
+    });
+    let mut out: Vec<Mention> = p
+        .captures_iter(text)
+        .map(|c| Mention {
+            name: c["name"].to_string(),
+            version: c["version"].to_string(),
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Every `NAME VERSION` the text holds; a two-word name is also tried
 /// joined by `-` (`cargo make` is the crate `cargo-make`).
 pub fn mentions(text: &str) -> Vec<Mention> {
@@ -83,6 +104,25 @@ mod tests {
         mentions(text)
             .iter()
             .any(|m| m.name == name && m.version == version)
+    }
+
+    #[test]
+    fn failed_build_scripts() {
+        let text = "error: failed to run custom build command for `alsa-sys v0.1.2`\n\
+                    Caused by: failed to run custom build command for `alsa-sys v0.1.2`\n\
+                    failed to run custom build command for `magick_rust v0.4.0 (file:///root/p)`";
+        let found: Vec<(String, String)> = build_scripts(text)
+            .into_iter()
+            .map(|m| (m.name, m.version))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("alsa-sys".into(), "0.1.2".into()),
+                ("magick_rust".into(), "0.4.0".into())
+            ]
+        );
+        assert!(build_scripts("failed to run custom build command for `x`").is_empty());
     }
 
     #[test]
