@@ -43,6 +43,12 @@ fn pasted() -> impl Strategy<Value = String> {
         Just("[0.000227542s] [ERROR] [t] ".to_string()),
         Just("2022-11-08T14:46:32Z app/src/mod.rs:1191 ERROR [trace_id=a] t: ".to_string()),
         Just("\u{85}".to_string()),
+        // rustc's report of a procedural macro's panic, a build script's
+        // header, std's own file as a place.
+        Just("\nerror: proc-macro derive panicked\n".to_string()),
+        Just("\n   = help: message: ".to_string()),
+        Just("failed to run custom build command for `a-sys v0.1.2`".to_string()),
+        Just("', src/libcore/result.rs:997:5".to_string()),
         Just("/h/.cargo/registry/src/i/zenoh-0.10.1/src/a.rs:3:1".to_string()),
         "\\PC{0,12}",
         ".{0,8}",

@@ -978,3 +978,31 @@ fn evidence_prints_its_json_name() {
         assert_eq!(serde_json::to_value(e).unwrap(), e.as_str());
     }
 }
+
+#[test]
+fn a_procedural_macros_panic_is_a_panicking_site() {
+    // rust-embed-impl 5.5.1 panics with the text, 8.11.0 returns it as a
+    // compile error: rustc's `proc-macro derive panicked` says which.
+    let version = |mut e: MatchEntry, v: &str| {
+        e.revision = v.into();
+        e
+    };
+    let text = "#[derive(RustEmbed)] folder '{}' does not exist. cwd: '{}'";
+    let ix = index(
+        vec![
+            version(
+                error("crate:rust-embed-impl", 1, Kind::Panic, text, 151),
+                "5.5.1",
+            ),
+            version(
+                error("crate:rust-embed-impl", 2, Kind::ErrReturn, text, 386),
+                "8.11.0",
+            ),
+        ],
+        &[],
+    );
+    let paste = "error: proc-macro derive panicked\n --> cb_server/browser_ui_server.rs:4:10\n  |\n4 | #[derive(RustEmbed)]\n  |          ^^^^^^^^^\n  |\n  = help: message: #[derive(RustEmbed)] folder 'cb_browser_ui/dist/' does not exist. cwd: '/Users/user/citybound'\n\nerror: aborting due to previous error\n";
+    let x = ix.explain(paste);
+    let best = x.best(0).map(|m| (m.revision.as_str(), m.line));
+    assert_eq!(best, Some(("5.5.1", 151)), "{:?}", x.matches);
+}

@@ -9,7 +9,12 @@
 //! - color-eyre's `The application panicked (crashed).` / `Message:` /
 //!   `Location:`;
 //! - a hook logging `PanicInfo { … message: Some(MSG), location: Location
-//!   { file: "…", line: N, col: N } }`.
+//!   { file: "…", line: N, col: N } }`;
+//! - rustc's report of a procedural macro that panicked while compiling
+//!   (`error: proc-macro derive panicked`, `error: proc macro panicked`,
+//!   `error: custom attribute panicked`, then the snippet of the user's
+//!   code that invoked it and `= help: message: MSG`): the message is the
+//!   macro crate's panic, placed nowhere (the snippet is the caller's).
 //!
 //! The header may stand anywhere in a line (after a log prefix, or after
 //! a terminal's garbage); the message's lines lose the header's
@@ -69,6 +74,56 @@ pub fn is_header(line: &str) -> bool {
     patterns().header.is_match(line)
         || line.trim() == "The application panicked (crashed)."
         || line.contains("Info { payload: ")
+        || is_macro_header(line)
+}
+
+/// rustc's first line for a procedural macro that panicked.
+fn is_macro_header(line: &str) -> bool {
+    matches!(
+        line.trim(),
+        "error: proc-macro derive panicked"
+            | "error: proc macro panicked"
+            | "error: custom attribute panicked"
+    )
+}
+
+/// Lines read past a macro panic's header for its `= help: message:`.
+const MAX_MACRO_LINES: usize = 40;
+
+/// A procedural macro's panic as rustc reports it (header at line `*i`):
+/// the text after `= help: message: `, with the lines that continue it
+/// (indented past the `=`); `None` when no such line follows before the
+/// next diagnostic.
+fn macro_panic(lines: &[&str], i: &mut usize) -> Option<Panic> {
+    let mut j = *i + 1;
+    while j < lines.len() && j <= *i + MAX_MACRO_LINES {
+        let line = lines[j];
+        let t = line.trim_start();
+        if t.starts_with("error") || t.starts_with("warning") {
+            return None;
+        }
+        if let Some(first) = t.strip_prefix("= help: message: ") {
+            let indent = leading_spaces(line);
+            let mut text = vec![first.to_string()];
+            j += 1;
+            while let Some(next) = lines.get(j) {
+                let n = next.trim_start();
+                if leading_spaces(next) <= indent || n.is_empty() || n.starts_with('=') {
+                    break;
+                }
+                text.push(n.to_string());
+                j += 1;
+            }
+            *i = j;
+            return Some(Panic {
+                text: tidy(&text.join("\n")),
+                location: None,
+                frames: Vec::new(),
+            });
+        }
+        j += 1;
+    }
+    None
 }
 
 /// The panic whose header is line `*i`, reading past its message and
@@ -77,6 +132,9 @@ pub fn recognise(lines: &[&str], i: &mut usize) -> Option<Panic> {
     let line = lines[*i];
     if line.trim() == "The application panicked (crashed)." {
         return Some(color_eyre(lines, i));
+    }
+    if is_macro_header(line) {
+        return macro_panic(lines, i);
     }
     let p = patterns();
     if let Some(c) = p.panic_info.captures(line) {
@@ -323,6 +381,29 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         let start = lines.iter().position(|l| is_header(l)).expect("a header");
         recognise(&lines, &mut { start }).expect("a panic")
+    }
+
+    #[test]
+    fn a_procedural_macros_panic_is_its_help_message() {
+        // rust-embed-impl's derive (citybound#…, heldout 11), an
+        // attribute's assertion, a message over two lines.
+        let p = one("error: proc-macro derive panicked\n --> cb_server/browser_ui_server.rs:4:10\n  |\n4 | #[derive(RustEmbed)]\n  |          ^^^^^^^^^\n  |\n  = help: message: #[derive(RustEmbed)] folder 'cb_browser_ui/dist/' does not exist. cwd: '/Users/user/citybound'\n\nerror: aborting due to previous error");
+        assert_eq!(
+            p.text,
+            "#[derive(RustEmbed)] folder 'cb_browser_ui/dist/' does not exist. cwd: '/Users/user/citybound'"
+        );
+        assert_eq!(p.location, None);
+        let p = one("error: custom attribute panicked\n   --> src/lib.rs:292:1\n    |\n292 | #[no_panic(asdf)]\n    | ^^^^^^^^^^^^^^^^^\n    |\n    = help: message: assertion failed: args.is_empty()");
+        assert_eq!(p.text, "assertion failed: args.is_empty()");
+        let p = one("error: proc macro panicked\n  --> src/main.rs:9:5\n   |\n   = help: message: first line\n             second line\n\nerror: could not compile `x`");
+        assert_eq!(p.text, "first line\nsecond line");
+        // No help message before the next diagnostic: not a panic report.
+        let lines = [
+            "error: proc macro panicked",
+            "  --> src/main.rs:9:5",
+            "error: could not compile `x`",
+        ];
+        assert_eq!(recognise(&lines, &mut 0), None);
     }
 
     fn at(p: &Panic) -> (String, u32, Option<String>) {
