@@ -161,3 +161,48 @@ fn a_marker_and_hostile_comments_stay_data() {
     }
     assert!(texts(&a, FactKind::Doc)[0].starts_with("Its doc comment says: \"Not supported"));
 }
+
+#[test]
+fn the_same_snapshot_states_the_same_facts_on_every_run() {
+    // A const defined per target in two files and a field declared in two
+    // structs of two files: what is listed and chosen among them was read
+    // in a hash map's order, which changes from one analyser to the next.
+    let tmp = tempfile::tempdir().unwrap();
+    let files = [
+        (
+            "src/lib.rs",
+            "pub mod unix;\npub mod windows;\npub mod a;\npub mod b;\n\
+             pub fn check(n: usize) {\n    assert!(n < LIMIT, \"too many handles\");\n}\n\
+             use unix::LIMIT;\n",
+        ),
+        ("src/unix.rs", "#[cfg(unix)]\npub const LIMIT: usize = 4;\n"),
+        (
+            "src/windows.rs",
+            "#[cfg(windows)]\npub const LIMIT: usize = 8;\n",
+        ),
+        (
+            "src/a.rs",
+            "pub struct A {\n    pub inner: crate::b::B,\n}\n",
+        ),
+        ("src/b.rs", "pub struct B {\n    pub inner: u8,\n}\n"),
+    ];
+    let (c, first) = common::written_crate(tmp.path(), "runs", &files);
+    let e = common::error_of(&c, "runs", "too many handles");
+    let facts = |an: &errdex_analyze::Analyzer| -> Vec<String> {
+        an.facts(&e).into_iter().map(|f| f.text).collect()
+    };
+    let want = facts(&first);
+    assert!(
+        want.iter().any(|t| t.contains("`LIMIT` has 2 definitions")),
+        "{want:#?}"
+    );
+    let row = c.newest_snapshot("runs").unwrap().unwrap();
+    for _ in 0..8 {
+        let an = errdex_analyze::Analyzer::new(
+            row.clone(),
+            c.snapshot_files(row.id).unwrap(),
+            c.list_errors(Some("runs"), None).unwrap(),
+        );
+        assert_eq!(facts(&an), want);
+    }
+}

@@ -434,19 +434,7 @@ impl Analyzer {
     /// Distinct fns of a name (a fn written twice under exclusive `cfg`s in
     /// one file counts once).
     pub(super) fn namesakes(&self, name: &str) -> Vec<usize> {
-        let mut seen = HashSet::new();
-        self.by_name
-            .get(name)
-            .map(|v| {
-                v.iter()
-                    .copied()
-                    .filter(|&i| {
-                        let f = &self.symbols.fns[i];
-                        !f.is_test && seen.insert((f.path.clone(), f.qualified()))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.namesakes.get(name).cloned().unwrap_or_default()
     }
 
     /// How call `c` resolves to target `t`, if it can.

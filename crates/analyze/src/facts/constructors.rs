@@ -513,6 +513,7 @@ impl Analyzer {
             }
             let mut paths: Vec<&String> = self.files.keys().collect();
             paths.sort();
+            let declared = format!("{field}:");
             'files: for p in paths {
                 let text = &self.files[p].file.text;
                 for (i, l) in text.lines().enumerate() {
@@ -520,7 +521,7 @@ impl Analyzer {
                         .trim_start()
                         .trim_start_matches("pub(crate) ")
                         .trim_start_matches("pub ");
-                    if t.starts_with(&format!("{field}:")) {
+                    if t.starts_with(&declared) {
                         if let Some(d) = doc_above(text, i + 1) {
                             if !b.seen(&format!("fielddoc:{field}")) {
                                 b.push(
@@ -543,12 +544,13 @@ impl Analyzer {
     pub(super) fn variant_doc_fact(&self, b: &mut Builder, ty: &str, variant: &str) {
         let mut paths: Vec<&String> = self.files.keys().collect();
         paths.sort();
+        let declared = format!("enum {ty}");
         for p in paths {
             let text = &self.files[p].file.text;
             let mut in_enum = false;
             for (i, l) in text.lines().enumerate() {
                 let t = l.trim_start();
-                if t.contains(&format!("enum {ty}")) && mentions(t, ty) {
+                if t.contains(&declared) && mentions(t, ty) {
                     in_enum = true;
                     continue;
                 }
@@ -576,38 +578,16 @@ impl Analyzer {
     /// The variants of the enum `ty` (the first one found, a `pub` one
     /// first), with where it is.
     pub(super) fn enum_variants(&self, ty: &str) -> Option<(String, u32, Vec<Variant>)> {
-        let mut paths: Vec<&String> = self.files.keys().collect();
-        paths.sort();
-        let mut found = None;
-        for p in paths {
-            if errdex_syntax::is_test_or_example_path(p) {
-                continue;
-            }
-            let text = &self.files[p].file.text;
-            let lines: Vec<&str> = text.lines().collect();
-            for (i, l) in lines.iter().enumerate() {
-                let t = l.trim_start();
-                let is_pub = t.starts_with("pub ");
-                let Some(rest) = t
-                    .trim_start_matches("pub(crate) ")
-                    .trim_start_matches("pub ")
-                    .strip_prefix("enum ")
-                else {
-                    continue;
-                };
-                if !rest.starts_with(ty)
-                    || rest[ty.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                {
-                    continue;
-                }
-                let variants = variants_after(&lines, i);
-                if is_pub {
-                    return Some((p.clone(), i as u32 + 1, variants));
-                }
-                found.get_or_insert((p.clone(), i as u32 + 1, variants));
-            }
-        }
-        found
+        let decls = self.type_decls.get(ty).into_iter().flatten();
+        let mut enums = decls.filter(|t| t.is_enum).peekable();
+        let first = enums.peek().map(|t| (t.path.clone(), t.line));
+        let (path, line) = enums
+            .find(|t| t.public)
+            .map(|t| (t.path.clone(), t.line))
+            .or(first)?;
+        let lines: Vec<&str> = self.files[&path].file.text.lines().collect();
+        let variants = variants_after(&lines, line as usize - 1);
+        Some((path, line, variants))
     }
 
     /// Public fns that set the given fields (`self.f = ..`, `f: ..` in a

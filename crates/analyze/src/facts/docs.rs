@@ -351,37 +351,13 @@ impl Analyzer {
     /// The doc comment of the `struct`, `enum`, `union` or `trait` named
     /// `name` (a `pub` one first), with where it is.
     pub(super) fn type_doc(&self, name: &str) -> Option<(String, u32, DocComment)> {
-        let mut paths: Vec<&String> = self.files.keys().collect();
-        paths.sort();
         let mut found = None;
-        for p in paths {
-            if errdex_syntax::is_test_or_example_path(p) {
-                continue;
-            }
-            let text = &self.files[p].file.text;
-            for (i, l) in text.lines().enumerate() {
-                let t = l.trim_start();
-                let is_pub = t.starts_with("pub ");
-                let t = t
-                    .trim_start_matches("pub(crate) ")
-                    .trim_start_matches("pub ")
-                    .trim_start_matches("unsafe ");
-                let named = ["struct ", "enum ", "union ", "trait "].iter().any(|kw| {
-                    t.strip_prefix(kw).is_some_and(|r| {
-                        r.starts_with(name)
-                            && !r[name.len()..]
-                                .starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                    })
-                });
-                if !named {
-                    continue;
+        for t in self.type_decls.get(name).into_iter().flatten() {
+            if let Some(d) = self.doc_at(&t.path, t.line as usize) {
+                if t.public {
+                    return Some((t.path.clone(), t.line, d));
                 }
-                if let Some(d) = self.doc_at(p, i + 1) {
-                    if is_pub {
-                        return Some((p.clone(), i as u32 + 1, d));
-                    }
-                    found.get_or_insert((p.clone(), i as u32 + 1, d));
-                }
+                found.get_or_insert((t.path.clone(), t.line, d));
             }
         }
         found
@@ -594,41 +570,26 @@ impl Analyzer {
     /// built on `ty` (`pub type Condvar = lock_api::Condvar<RawCondvar>`):
     /// the names users know the type by.
     fn alias_contract_facts(&self, b: &mut Builder, ty: &str) {
-        let mut paths: Vec<&String> = self.files.keys().collect();
-        paths.sort();
-        for p in paths {
-            if errdex_syntax::is_test_or_example_path(p) {
+        for a in &self.type_aliases {
+            let (name, rhs) = (&a.name, &a.rhs);
+            if name == ty || !mentions(rhs, ty) || b.seen(&format!("alias:{name}")) {
                 continue;
             }
-            let text = &self.files[p].file.text;
-            for (i, l) in text.lines().enumerate() {
-                let Some(rest) = l.trim_start().strip_prefix("pub type ") else {
-                    continue;
-                };
-                let Some((name, rhs)) = rest.split_once('=') else {
-                    continue;
-                };
-                let name: String = name
-                    .trim()
-                    .chars()
-                    .take_while(|c| c.is_alphanumeric() || *c == '_')
-                    .collect();
-                if name == ty || !mentions(rhs, ty) || b.seen(&format!("alias:{name}")) {
-                    continue;
-                }
-                let Some(q) = self.doc_at(p, i + 1).and_then(|d| d.contracts()) else {
-                    continue;
-                };
-                b.push(
-                    FactKind::Doc,
-                    format!(
-                        "`{name}` is the public name of a type built on `{ty}` (`pub type {name} ={}`); its doc says: \"{q}\"",
-                        rhs.trim_end().trim_end_matches(';')
-                    ),
-                    Some((p.clone(), i as u32 + 1)),
-                    None,
-                );
-            }
+            let Some(q) = self
+                .doc_at(&a.path, a.line as usize)
+                .and_then(|d| d.contracts())
+            else {
+                continue;
+            };
+            b.push(
+                FactKind::Doc,
+                format!(
+                    "`{name}` is the public name of a type built on `{ty}` (`pub type {name} ={}`); its doc says: \"{q}\"",
+                    rhs.trim_end().trim_end_matches(';')
+                ),
+                Some((a.path.clone(), a.line)),
+                None,
+            );
         }
     }
 
@@ -664,6 +625,83 @@ impl Analyzer {
             })
             .collect()
     }
+}
+
+/// A `struct`, `enum`, `union` or `trait` declaration, read from its
+/// line's text.
+pub(super) struct TypeDecl {
+    /// The file.
+    pub(super) path: String,
+    /// Its 1-based line.
+    pub(super) line: u32,
+    /// Declared `pub`.
+    pub(super) public: bool,
+    /// An `enum`.
+    pub(super) is_enum: bool,
+}
+
+/// The type declarations of a file by name (read once per snapshot;
+/// [`Analyzer::type_doc`] and [`Analyzer::enum_variants`] look names up in
+/// them).
+pub(super) fn type_declarations(path: &str, text: &str) -> Vec<(String, TypeDecl)> {
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_start();
+        let public = t.starts_with("pub ");
+        let t = t
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub ")
+            .trim_start_matches("unsafe ");
+        let Some((kw, rest)) = ["struct ", "enum ", "union ", "trait "]
+            .iter()
+            .find_map(|kw| Some((*kw, t.strip_prefix(kw)?)))
+        else {
+            continue;
+        };
+        let name = errdex_syntax::leading_ident(rest);
+        if !name.is_empty() {
+            let decl = TypeDecl {
+                path: path.to_string(),
+                line: i as u32 + 1,
+                public,
+                is_enum: kw == "enum ",
+            };
+            out.push((name.to_string(), decl));
+        }
+    }
+    out
+}
+
+/// A `pub type NAME = RHS` line.
+pub(super) struct TypeAlias {
+    /// The file.
+    pub(super) path: String,
+    /// Its 1-based line.
+    pub(super) line: u32,
+    /// The alias.
+    pub(super) name: String,
+    /// What follows the `=` on that line.
+    pub(super) rhs: String,
+}
+
+/// The public type aliases of a file (read once per snapshot).
+pub(super) fn public_type_aliases(path: &str, text: &str) -> Vec<TypeAlias> {
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let Some(rest) = l.trim_start().strip_prefix("pub type ") else {
+            continue;
+        };
+        let Some((name, rhs)) = rest.split_once('=') else {
+            continue;
+        };
+        out.push(TypeAlias {
+            path: path.to_string(),
+            line: i as u32 + 1,
+            name: errdex_syntax::leading_ident(name.trim()).to_string(),
+            rhs: rhs.to_string(),
+        });
+    }
+    out
 }
 
 #[cfg(test)]

@@ -67,6 +67,8 @@ pub struct Analyzer {
     errors: Vec<ErrorSummary>,
     /// Fn indices by name.
     by_name: HashMap<String, Vec<usize>>,
+    /// The distinct library fns of each name (see [`Analyzer::namesakes`]).
+    namesakes: HashMap<String, Vec<usize>>,
     /// Call indices by the called name, ascending.
     calls_by_name: HashMap<String, Vec<usize>>,
     /// Call indices made by each fn (indexed like `symbols.fns`), ascending.
@@ -88,6 +90,11 @@ pub struct Analyzer {
     inline_mods: HashMap<String, Vec<(String, u32, u32)>>,
     /// The statics declared in `thread_local!`: name, file, line.
     thread_locals: Vec<(String, String, u32)>,
+    /// The `struct`/`enum`/`union`/`trait` declarations of library files
+    /// by name, in path order.
+    type_decls: HashMap<String, Vec<TypeDecl>>,
+    /// The `pub type NAME = …;` aliases of library files, in path order.
+    type_aliases: Vec<TypeAlias>,
     /// The snapshot's Python code, when it has some.
     python: Option<errdex_lang_python::code::Code>,
 }
@@ -108,6 +115,23 @@ impl Analyzer {
         for (i, f) in symbols.fns.iter().enumerate() {
             by_name.entry(f.name.clone()).or_default().push(i);
         }
+        let namesakes = by_name
+            .iter()
+            .map(|(name, fns)| {
+                // A fn written twice under exclusive `cfg`s in one file
+                // counts once.
+                let mut seen = HashSet::new();
+                let distinct = fns
+                    .iter()
+                    .copied()
+                    .filter(|&i| {
+                        let f = &symbols.fns[i];
+                        !f.is_test && seen.insert((f.path.as_str(), f.qualified()))
+                    })
+                    .collect();
+                (name.clone(), distinct)
+            })
+            .collect();
         let mut identifiers = HashSet::new();
         for p in files.values() {
             for t in &p.trees {
@@ -121,22 +145,29 @@ impl Analyzer {
         let mut paths: Vec<&String> = files.keys().collect();
         paths.sort();
         let mut thread_locals = Vec::new();
+        let mut type_decls: HashMap<String, Vec<TypeDecl>> = HashMap::new();
+        let mut type_aliases = Vec::new();
+        // In path order: what is read here is listed and chosen in this
+        // order (a const defined per `cfg`, a field declared twice), so
+        // that every run states the same.
         for path in paths {
             let text = &files[path].file.text;
+            consts.extend(const_defs(path, text));
+            if !errdex_syntax::is_test_or_example_path(path) {
+                for (name, decl) in type_declarations(path, text) {
+                    type_decls.entry(name).or_default().push(decl);
+                }
+                type_aliases.extend(public_type_aliases(path, text));
+                for (st, field, ty) in struct_fields(text) {
+                    field_types.insert((st, field), ty);
+                }
+            }
             thread_locals.extend(
                 thread_local_statics(text)
                     .into_iter()
                     .map(|(n, l)| (n, path.clone(), l)),
             );
             inline.insert(path.clone(), inline_mods(text));
-        }
-        for p in files.values() {
-            consts.extend(const_defs(&p.file.path, &p.file.text));
-            if !errdex_syntax::is_test_or_example_path(&p.file.path) {
-                for (st, field, ty) in struct_fields(&p.file.text) {
-                    field_types.insert((st, field), ty);
-                }
-            }
         }
         let mut field_type_by_name: HashMap<String, Option<String>> = HashMap::new();
         for ((_, field), ty) in &field_types {
@@ -171,6 +202,7 @@ impl Analyzer {
             symbols,
             errors,
             by_name,
+            namesakes,
             calls_by_name,
             calls_in_fn,
             identifiers,
@@ -181,6 +213,8 @@ impl Analyzer {
             impl_types,
             inline_mods: inline,
             thread_locals,
+            type_decls,
+            type_aliases,
             python,
         }
     }
