@@ -207,24 +207,38 @@ fn an_unreachable_stub_of_a_trait_impl_names_what_the_user_does() {
     );
 }
 
+/// A fact `f1` of `kind` stating `text`, about what `detail` says, placed
+/// nowhere.
+fn fact(
+    kind: errdex_analyze::FactKind,
+    text: String,
+    detail: errdex_analyze::Detail,
+) -> errdex_analyze::Fact {
+    errdex_analyze::Fact {
+        id: "f1".into(),
+        kind,
+        text,
+        path: None,
+        line: None,
+        code: None,
+        error_id: None,
+        detail: Some(detail),
+    }
+}
+
 #[test]
 fn a_serde_method_says_what_in_the_data_makes_serde_call_it() {
     // The When section, from a mechanism fact that names the serde method.
     let when = |serde_trait: &str, method: &str, ty: &str| {
-        let fact = errdex_analyze::Fact {
-            id: "f1".into(),
-            kind: errdex_analyze::FactKind::Mechanism,
-            text: format!("The error is made with serde's `Error::custom` in `{serde_trait}::{method}` for `{ty}`."),
-            path: None,
-            line: None,
-            code: None,
-            error_id: None,
-            detail: Some(errdex_analyze::Detail::SerdeMethod {
+        let fact = fact(
+            errdex_analyze::FactKind::Mechanism,
+            format!("The error is made with serde's `Error::custom` in `{serde_trait}::{method}` for `{ty}`."),
+            errdex_analyze::Detail::SerdeMethod {
                 serde_trait: serde_trait.into(),
                 method: method.into(),
                 ty: ty.into(),
-            }),
-        };
+            },
+        );
         let sections = errdex_analyze::sections::write(
             errdex_model::Kind::SerdeCustom,
             "rust",
@@ -252,19 +266,14 @@ fn a_facts_subjects_hold_its_detail_whole() {
     // What the verifier asks a model's sentence to name: a receiver holding
     // a backtick is cut by the sentence's spans, whole in the detail.
     let expr = r#"schema.get("title").expect("schema defines `title` key")"#;
-    let fact = errdex_analyze::Fact {
-        id: "f1".into(),
-        kind: errdex_analyze::FactKind::Receiver,
-        text: format!("It fires when `{expr}` is `None`."),
-        path: None,
-        line: None,
-        code: None,
-        error_id: None,
-        detail: Some(errdex_analyze::Detail::Receiver {
+    let fact = fact(
+        errdex_analyze::FactKind::Receiver,
+        format!("It fires when `{expr}` is `None`."),
+        errdex_analyze::Detail::Receiver {
             expr: expr.into(),
             holds: errdex_analyze::Holds::None,
-        }),
-    };
+        },
+    );
     assert!(!fact.text.split('`').any(|s| s == expr));
     assert!(fact.subjects().contains(&expr), "{:?}", fact.subjects());
 }

@@ -541,14 +541,14 @@ impl Walk<'_> {
         let mut pushed_impl = false;
         let saved_test = self.test_scope;
         let saved_gates = self.gates.len();
-        let mut cfg_test = false;
+        let (mut cfg_test, mut test_fn) = (false, false);
         if matches!(
             n.kind(),
             "mod_item" | "impl_item" | "trait_item" | "function_item"
         ) {
             let attrs = Attrs::before(n, self.src().as_bytes());
             self.gates.extend(attrs.cfgs);
-            cfg_test = attrs.cfg_test;
+            (cfg_test, test_fn) = (attrs.cfg_test, attrs.test_fn);
         }
         match n.kind() {
             "mod_item" if cfg_test => self.test_scope = true,
@@ -641,7 +641,7 @@ impl Walk<'_> {
                 pushed_impl = true;
             }
             "function_item" => {
-                let idx = self.function(n);
+                let idx = self.function(n, test_fn);
                 self.current_fn.push(idx);
                 pushed_fn = true;
                 // Items nested in a fn body are free fns again.
@@ -891,7 +891,8 @@ impl Walk<'_> {
         self.reparsed.push(tree);
     }
 
-    fn function(&mut self, n: Node) -> usize {
+    /// Records fn `n` (`is_test_fn`: its attributes mark a test).
+    fn function(&mut self, n: Node, is_test_fn: bool) -> usize {
         let src = self.src();
         let name = n
             .child_by_field_name("name")
@@ -911,7 +912,6 @@ impl Walk<'_> {
                 .any(|ch| ch.kind() == "visibility_modifier" && text(ch, src) == "pub");
             public
         };
-        let is_test_fn = Attrs::before(n, src.as_bytes()).test_fn;
         let mut bounds = Vec::new();
         let (impl_self, impl_params) = match self.impls.last() {
             Some(i) if !i.self_ty.is_empty() => {

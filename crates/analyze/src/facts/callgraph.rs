@@ -433,8 +433,8 @@ impl Analyzer {
 
     /// Distinct fns of a name (a fn written twice under exclusive `cfg`s in
     /// one file counts once).
-    pub(super) fn namesakes(&self, name: &str) -> Vec<usize> {
-        self.namesakes.get(name).cloned().unwrap_or_default()
+    pub(super) fn namesakes(&self, name: &str) -> &[usize] {
+        self.namesakes.get(name).map_or(&[], Vec::as_slice)
     }
 
     /// How call `c` resolves to target `t`, if it can.

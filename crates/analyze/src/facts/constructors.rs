@@ -611,7 +611,7 @@ impl Analyzer {
                 g.signature.contains("-> Self")
                     && self.calls_in_fn[gi].iter().any(|&ci| {
                         let c = &self.symbols.calls[ci];
-                        self.namesakes(&c.name).into_iter().any(|h| {
+                        self.namesakes(&c.name).iter().any(|&h| {
                             let h = &self.symbols.fns[h];
                             !std::ptr::eq(h, g) && sets_field(h, fields)
                         })

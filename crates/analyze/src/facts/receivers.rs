@@ -501,8 +501,8 @@ impl Analyzer {
         };
         let candidates: Vec<(usize, &FnDef)> = self
             .namesakes(&callee)
-            .into_iter()
-            .map(|i| (i, &self.symbols.fns[i]))
+            .iter()
+            .map(|&i| (i, &self.symbols.fns[i]))
             .filter(|(_, f)| !f.is_test)
             .collect();
         let local = candidates
@@ -680,7 +680,8 @@ impl Analyzer {
             for c in calls {
                 let next = self
                     .namesakes(&c.name)
-                    .into_iter()
+                    .iter()
+                    .copied()
                     .find(|&i| i != fi && failing.returned_by(&self.symbols.fns[i].signature));
                 if let Some(next) = next {
                     b.push(
@@ -1008,7 +1009,7 @@ impl Analyzer {
             twins.push((get.to_string(), true));
         }
         for (cand, must_return_option) in twins {
-            for i in self.namesakes(&cand) {
+            for &i in self.namesakes(&cand) {
                 let g = &self.symbols.fns[i];
                 let same_owner = match (&g.owner, &f.owner) {
                     (Owner::Impl { ty: a, .. }, Owner::Impl { ty: c, .. }) => {

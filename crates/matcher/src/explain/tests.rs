@@ -49,6 +49,12 @@ fn error(repo: &str, snapshot: i64, kind: Kind, text: &str, line: u32) -> MatchE
     }
 }
 
+/// `e` as the error of version `v` of its crate.
+fn at_version(mut e: MatchEntry, v: &str) -> MatchEntry {
+    e.revision = v.into();
+    e
+}
+
 fn index(errors: Vec<MatchEntry>, deps: &[(i64, &[&str])]) -> Index {
     Index::from_data(MatchData {
         errors,
@@ -823,11 +829,7 @@ fn a_checkout_of_the_package_is_its_line_whatever_std_text_it_printed() {
 fn of_versions_tied_on_a_message_the_one_explaining_more_of_it_leads() {
     // log4rs 0.5.2 and 1.4.0 both print the inner text; only 0.5.2 the
     // wrapper around it.
-    let version = |mut e: MatchEntry, v: &str| {
-        e.revision = v.into();
-        e
-    };
-    let inner_old = version(
+    let inner_old = at_version(
         error(
             "crate:log4rs",
             1,
@@ -837,7 +839,7 @@ fn of_versions_tied_on_a_message_the_one_explaining_more_of_it_leads() {
         ),
         "0.5.2",
     );
-    let outer_old = version(
+    let outer_old = at_version(
         error(
             "crate:log4rs",
             1,
@@ -847,7 +849,7 @@ fn of_versions_tied_on_a_message_the_one_explaining_more_of_it_leads() {
         ),
         "0.5.2",
     );
-    let inner_new = version(
+    let inner_new = at_version(
         error(
             "crate:log4rs",
             2,
@@ -904,14 +906,16 @@ fn an_unwrap_std_places_in_its_own_file_is_one_of_the_failed_build_scripts() {
     // std's text is located in `src/libcore/result.rs`, and only cargo's
     // header says whose script ran (zemeroth#487, pxl#68).
     let script = |repo: &str, snapshot: i64, path: &str, line: u32| {
-        let mut e = error(
-            repo,
-            snapshot,
-            Kind::Unwrap,
-            "called `Result::unwrap()` on an `Err` value: {:?}",
-            line,
+        let mut e = at_version(
+            error(
+                repo,
+                snapshot,
+                Kind::Unwrap,
+                "called `Result::unwrap()` on an `Err` value: {:?}",
+                line,
+            ),
+            "0.1.2",
         );
-        e.revision = "0.1.2".into();
         e.sites[0].path = path.into();
         e
     };
@@ -946,14 +950,16 @@ fn an_unwrap_std_places_in_its_own_file_is_one_of_the_failed_build_scripts() {
     // A value the script's own code printed is the answer, the `unwrap`
     // its outer layer (clang-sys 0.28.1's `couldn't find any valid shared
     // libraries …`, corpus-wild).
-    let mut own = error(
-        "crate:alsa-sys",
-        1,
-        Kind::ErrReturn,
-        "`{}` did not exit successfully: exit code: {}",
-        30,
+    let mut own = at_version(
+        error(
+            "crate:alsa-sys",
+            1,
+            Kind::ErrReturn,
+            "`{}` did not exit successfully: exit code: {}",
+            30,
+        ),
+        "0.1.2",
     );
-    own.revision = "0.1.2".into();
     own.sites[0].path = "build/probe.rs".into();
     let mut with_own = vec![own];
     with_own.extend([
@@ -983,18 +989,14 @@ fn evidence_prints_its_json_name() {
 fn a_procedural_macros_panic_is_a_panicking_site() {
     // rust-embed-impl 5.5.1 panics with the text, 8.11.0 returns it as a
     // compile error: rustc's `proc-macro derive panicked` says which.
-    let version = |mut e: MatchEntry, v: &str| {
-        e.revision = v.into();
-        e
-    };
     let text = "#[derive(RustEmbed)] folder '{}' does not exist. cwd: '{}'";
     let ix = index(
         vec![
-            version(
+            at_version(
                 error("crate:rust-embed-impl", 1, Kind::Panic, text, 151),
                 "5.5.1",
             ),
-            version(
+            at_version(
                 error("crate:rust-embed-impl", 2, Kind::ErrReturn, text, 386),
                 "8.11.0",
             ),
