@@ -195,7 +195,7 @@ impl fmt::Display for SourceError {
             SourceError::Checksum(s) => {
                 write!(f, "checksum mismatch for {s}: refusing the archive")
             }
-            SourceError::Archive(s) => write!(f, "malformed crate archive: {s}"),
+            SourceError::Archive(s) => write!(f, "malformed archive: {s}"),
             SourceError::Io(what, e) => write!(f, "{what}: {e}"),
             SourceError::Git(s) => write!(f, "git: {s}"),
             SourceError::UnknownRevision(s) => write!(f, "unknown revision {s}"),

@@ -321,12 +321,12 @@ fn read_file(
 }
 
 /// The version a distribution's file name carries: `NAME-VERSION-….whl`,
-/// `NAME-VERSION.tar.gz`, `NAME-VERSION.zip`.
+/// `NAME-VERSION.tar.gz`, `NAME-VERSION.tar.bz2`, `NAME-VERSION.zip`.
 pub fn version_of(file_name: &str) -> Option<String> {
     if let Some(stem) = file_name.strip_suffix(".whl") {
         return stem.split('-').nth(1).map(str::to_string);
     }
-    let stem = [".tar.gz", ".tgz", ".zip", ".tar"]
+    let stem = [".tar.gz", ".tgz", ".tar.bz2", ".zip", ".tar"]
         .iter()
         .find_map(|ext| file_name.strip_suffix(ext))?;
     let (_, v) = stem.rsplit_once('-')?;
@@ -334,8 +334,9 @@ pub fn version_of(file_name: &str) -> Option<String> {
         .then(|| v.to_string())
 }
 
-/// Reads a distribution archive (wheel, or sdist as `.tar.gz` or `.zip`)
-/// held in memory.
+/// Reads a distribution archive (wheel, or sdist as `.tar.gz`, `.tar.bz2`
+/// — releases before about 2017, Twisted's among them, shipped only that —
+/// or `.zip`) held in memory.
 pub fn read_distribution(
     name: &str,
     version: &str,
@@ -345,12 +346,14 @@ pub fn read_distribution(
 ) -> Result<Snapshot, SourceError> {
     let wheel = file_name.ends_with(".whl");
     let raw = if file_name.ends_with(".tar.gz") || file_name.ends_with(".tgz") {
-        tar_entries(bytes)?
+        tar_entries(flate2::read::GzDecoder::new(bytes))?
+    } else if file_name.ends_with(".tar.bz2") {
+        tar_entries(bzip2::read::BzDecoder::new(bytes))?
     } else if wheel || file_name.ends_with(".zip") {
         zip_entries(bytes)?
     } else {
         return Err(SourceError::Archive(format!(
-            "{file_name}: not a wheel, .tar.gz or .zip distribution"
+            "{file_name}: not a wheel, .tar.gz, .tar.bz2 or .zip distribution"
         )));
     };
     let layout = if wheel {
@@ -439,8 +442,8 @@ fn components(path: &Path) -> (Vec<String>, bool) {
     (parts, safe)
 }
 
-fn tar_entries(bytes: &[u8]) -> Result<Vec<Entry>, SourceError> {
-    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+fn tar_entries(decoded: impl Read) -> Result<Vec<Entry>, SourceError> {
+    let mut tar = tar::Archive::new(decoded);
     let mut out = Vec::new();
     let entries = tar
         .entries()
@@ -795,6 +798,20 @@ mod tests {
         assert_eq!(s.meta.remote.as_deref(), Some("https://github.com/o/pkg"));
         assert!(read_distribution("pkg", "1.0", "pkg-1.0.tar.gz", b"not gzip", &|_| true).is_err());
         assert!(read_distribution("pkg", "1.0", "pkg-1.0.whl", b"PK not zip", &|_| true).is_err());
+        // The same sdist as an old release shipped it: `.tar.bz2`.
+        let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::fast());
+        std::io::Write::write_all(&mut bz, &raw).unwrap();
+        let bytes = bz.finish().unwrap();
+        let s = read_distribution("pkg", "1.0", "pkg-1.0.tar.bz2", &bytes, &|p| {
+            p.ends_with(".py")
+        })
+        .unwrap();
+        let paths: Vec<&str> = s.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["pkg/__init__.py", "tests/test_x.py"]);
+        assert_eq!(version_of("Twisted-14.0.0.tar.bz2").as_deref(), Some("14.0.0"));
+        let e = read_distribution("pkg", "1.0", "pkg-1.0.tar.bz2", b"BZh9 not bzip2", &|_| true)
+            .unwrap_err();
+        assert!(e.to_string().starts_with("malformed archive: "), "{e}");
     }
 
     #[test]

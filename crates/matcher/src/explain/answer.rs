@@ -212,10 +212,20 @@ impl Query<'_> {
         }
         let support =
             |l: &Local| repo(l).map_or(0, |r| locals.iter().filter(|o| repo(o) == Some(r)).count());
+        // The `Error: …` line `main` (or a CLI's handler) prints last, with
+        // the `Caused by:` chain below it: what ended the program.
+        let mut error_report = vec![false; messages.len()];
+        let mut in_report = false;
+        for (mi, m) in messages.iter().enumerate() {
+            if m.layer == 0 {
+                in_report = m.origin == input::Origin::ErrorLine;
+            }
+            error_report[mi] = in_report;
+        }
         // What ended the program leads: a panic the report locates, then
-        // any panic or a problem the report locates (a warning printed
-        // after its `path:line:`), then what is not a log line of progress
-        // (info, debug, trace).
+        // any panic, an `Error: ` report or a problem the report locates
+        // (a warning printed after its `path:line:`), then what is not a
+        // log line of progress (info, debug, trace).
         let ended = |mi: usize| {
             let l = &locals[mi];
             let m = &messages[mi];
@@ -230,6 +240,7 @@ impl Query<'_> {
                 }
                 (input::Origin::Panic | input::Origin::Exception, _) => 2,
                 _ if m.level.is_some_and(|v| !v.is_problem()) => 0,
+                _ if error_report[mi] => 2,
                 (_, Some(a)) if located(&l.matches[a].evidence) => 2,
                 _ => 1,
             }

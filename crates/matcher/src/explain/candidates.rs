@@ -157,6 +157,10 @@ impl Query<'_> {
             let chosen = self
                 .choose(&ranked, &norm, None, 0, &memo)
                 .map(|i| self.default_definition(&ranked, i).unwrap_or(i));
+            let chosen = match chosen {
+                Some(i) => self.site_beside(&ranked, i).or(Some(i)),
+                None => self.site_beside(&ranked, 0),
+            };
             // Never over a candidate the report's location, frames or
             // target agree with more (a vendored copy's quotes written out
             // do not outweigh the package the exception's module names).

@@ -197,6 +197,30 @@ impl Query<'_> {
             .position(|(t, c)| is_default(t) && c.evidence.contains(Evidence::Template))
     }
 
+    /// When the candidate at `top` is a free literal and a site of the same
+    /// snapshot explains another part of the text (a hint a helper appends
+    /// to the message the site raises: `f"{msg} {hint}"`) or a span around
+    /// the literal's (`_("Missing option")` bound to the site's first
+    /// hole), the first such site: the literal is a piece of its message,
+    /// not its rival.
+    pub(super) fn site_beside(&self, ranked: &[(Target, Features)], top: usize) -> Option<usize> {
+        let (t, c) = ranked.get(top)?;
+        let Target::Literal(_) = t else { return None };
+        let f = c.found.as_ref()?;
+        let snapshot = self.snapshot_of(*t);
+        ranked.iter().take(MAX_CHOICE_SCAN).position(|(t2, c2)| {
+            matches!(t2, Target::Site(..))
+                && !c2.at_location
+                && !self.in_tests(*t2, c2)
+                && c2.score() >= super::layers::MIN_SCORE
+                && self.snapshot_of(*t2) == snapshot
+                && c2
+                    .found
+                    .as_ref()
+                    .is_some_and(|g| !(f.start <= g.start && g.end <= f.end))
+        })
+    }
+
     /// Of the first candidates that explain enough of a value, the one that
     /// explains the most of it layer by layer (one of the parent layer's
     /// snapshot counting a little more).

@@ -1008,3 +1008,52 @@ fn a_procedural_macros_panic_is_a_panicking_site() {
     let best = x.best(0).map(|m| (m.revision.as_str(), m.line));
     assert_eq!(best, Some(("5.5.1", 151)), "{:?}", x.matches);
 }
+
+#[test]
+fn a_clis_error_line_leads_its_usage_and_a_hint_is_a_piece_of_the_raised_message() {
+    // click's usage error: the usage and help hint above, `Error: ` and
+    // the message last; the message is `f"{self.message} {hint}"`, where
+    // the hint comes from a helper's free literal.
+    let literal = |line: u32, text: &str| errdex_model::LiteralEntry {
+        repo: "pypi:click".into(),
+        revision: "8.5.1".into(),
+        snapshot_id: 1,
+        path: "click/exceptions.py".into(),
+        line,
+        text: text.into(),
+        is_test: false,
+    };
+    let ix = Index::from_data(MatchData {
+        errors: vec![error(
+            "pypi:click",
+            1,
+            Kind::Display,
+            "No such option {}.",
+            249,
+        )],
+        literals: vec![
+            literal(30, "(Did you mean one of: {}?)"),
+            literal(99, "Try '{} {}' for help."),
+        ],
+        deps: [(1, vec![])].into_iter().collect(),
+        dates: HashMap::new(),
+    });
+    let x = ix.explain(
+        "Usage: export [OPTIONS] [SRC]\nTry 'export --help' for help.\n\nError: No such option '--nme'. (Did you mean one of: '--fmt', '--name'?)\n",
+    );
+    assert_eq!(x.matches[0].line, 249);
+    // Alone, the hint is its own answer.
+    let x = ix.explain("Try 'export --help' for help.");
+    assert_eq!(x.matches[0].line, 99);
+    // `f"{missing}{param_hint}.{msg}"` with `missing = _("Missing
+    // option")`: the free literal explains more of the text than the
+    // site's own words, but it is what the site's first hole printed.
+    let ix = Index::from_data(MatchData {
+        errors: vec![error("pypi:click", 1, Kind::Display, "Missing {}{}.{}", 220)],
+        literals: vec![literal(216, "Missing option")],
+        deps: [(1, vec![])].into_iter().collect(),
+        dates: HashMap::new(),
+    });
+    let x = ix.explain("Usage: export [OPTIONS]\n\nError: Missing option '--name'.\n");
+    assert_eq!(x.matches[0].line, 220);
+}

@@ -6,8 +6,12 @@
 //! log collectors' line prefixes (pm2 `2|hasher   | `, docker compose
 //! `web_1  | ` with or without its timestamps, Docker Desktop's
 //! `2024-08-10 14:14:27 core-1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
-//! Android logcat, GitHub Actions' timestamps), a terminal UI's right
-//! border (`▐`) and the quotes around a paste quoted whole.
+//! Android logcat, GitHub Actions' timestamps, a bare date and time
+//! before the program's own lines, as p2pool's `2014-06-11
+//! 21:13:05.788529 > ` or twisted's `2014-06-11 21:13:05+0200 [-] `), a
+//! terminal UI's right border (`▐`) and the quotes around a paste quoted
+//! whole. The days stay in the paste for the version choice
+//! ([`super::latest_day`] reads the text as pasted).
 
 use regex::Regex;
 use std::sync::OnceLock;
@@ -16,7 +20,16 @@ struct Patterns {
     ansi: Regex,
     autolink: Regex,
     prefixes: Vec<Regex>,
+    stamp: Regex,
 }
+
+/// Log levels: a record's level after its timestamp (`2024-… ERROR …`)
+/// makes the timestamp part of a log record, which the log recogniser
+/// reads whole.
+const LEVELS: &[&str] = &[
+    "ERROR", "ERR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "CRITICAL", "FATAL", "NOTICE",
+    "SEVERE", "E", "W", "I", "D", "T",
+];
 
 fn patterns() -> &'static Patterns {
     static P: OnceLock<Patterns> = OnceLock::new();
@@ -41,7 +54,26 @@ fn patterns() -> &'static Patterns {
         .into_iter()
         .map(|p| Regex::new(p).expect("valid regex"))
         .collect(),
+        stamp: Regex::new(
+            r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)? +(?:> |\[-\] )?",
+        )
+        .expect("valid regex"),
     })
+}
+
+/// The rest of a line after its bare timestamp, unless the timestamp
+/// opens a log record (a level word in capitals, or a bracket, dash or
+/// pipe follows it without a marker between).
+fn after_stamp<'a>(stamp: &Regex, line: &'a str) -> Option<&'a str> {
+    let m = stamp.find(line)?;
+    let rest = &line[m.end()..];
+    let marked = m.as_str().ends_with("> ") || m.as_str().ends_with("[-] ");
+    let word: &str = rest
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or("");
+    let record = LEVELS.contains(&word) || rest.starts_with(['[', '-', '|', '(', '<']);
+    (marked || !record).then_some(rest)
 }
 
 /// The output's lines with colour codes, per-line prefixes and borders
@@ -66,6 +98,17 @@ pub fn clean(text: &str) -> Vec<String> {
                 if let Some(m) = prefix.find(l) {
                     *l = l[m.end()..].to_string();
                 }
+            }
+        }
+    }
+    let stamped = lines
+        .iter()
+        .filter(|l| after_stamp(&p.stamp, l).is_some())
+        .count();
+    if stamped > 0 && stamped * 2 >= nonempty {
+        for l in &mut lines {
+            if let Some(rest) = after_stamp(&p.stamp, l) {
+                *l = rest.to_string();
             }
         }
     }
@@ -174,6 +217,31 @@ mod tests {
             clean(stamped),
             vec!["Traceback (most recent call last):", "ValueError: x"]
         );
+    }
+
+    #[test]
+    fn a_bare_timestamp_before_the_programs_lines_goes_a_log_records_stays() {
+        let p2pool = "2014-06-11 21:13:05.786919 Testing bitcoind RPC connection...\n2014-06-11 21:13:05.788529 > Error while checking Bitcoin connection:\n2014-06-11 21:13:05.788644 > Traceback (most recent call last):\n2014-06-11 21:13:05.788698 > Failure: twisted.internet.error.ConnectionRefusedError: Connection was refused by other side: 111: Connection refused.";
+        assert_eq!(
+            clean(p2pool),
+            vec![
+                "Testing bitcoind RPC connection...",
+                "Error while checking Bitcoin connection:",
+                "Traceback (most recent call last):",
+                "Failure: twisted.internet.error.ConnectionRefusedError: Connection was refused by other side: 111: Connection refused."
+            ]
+        );
+        let twisted = "2013-03-01 10:00:00+0100 [-] Unhandled error in Deferred:\n2013-03-01 10:00:00+0100 [-] Unhandled Error";
+        assert_eq!(clean(twisted)[1], "Unhandled Error");
+        // A log record's timestamp is the record's: its level follows.
+        for record in [
+            "2024-01-02T03:04:05.678Z ERROR app::db: connection refused",
+            "2014-06-11 21:13:05,788 - app - ERROR - boom",
+            "2019-12-16 11:04:54 [ERROR] (mdbook::utils): Error: x",
+            "2024-01-02 03:04:05 WARNING:root:careful",
+        ] {
+            assert_eq!(clean(record), vec![record]);
+        }
     }
 
     #[test]
