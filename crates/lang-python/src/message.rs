@@ -14,9 +14,11 @@ const MAX_MESSAGE_DEPTH: u32 = 40;
 /// Longest hole argument kept, in bytes (a whole call's text says little).
 const MAX_ARG_BYTES: usize = 120;
 
-/// Calls that print their first argument's text (gettext and friends).
+/// Calls that print their first argument's text (gettext and friends;
+/// `__` is sphinx's console translation).
 const PASS_THROUGH: &[&str] = &[
     "_",
+    "__",
     "gettext",
     "ugettext",
     "gettext_lazy",

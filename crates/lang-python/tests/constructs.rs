@@ -676,3 +676,13 @@ fn stored_messages_and_check_returns_leave_fields_for_later() {
         ]
     );
 }
+
+#[test]
+fn translated_messages_keep_their_text() {
+    // sphinx marks console messages with `__`, most projects with `_`.
+    let text = "def load(extname):\n    raise ExtensionError(__('Could not import extension %s') % extname)\n";
+    assert_eq!(
+        sites(text),
+        one(Kind::Raise, 2, 2, "Could not import extension {extname}")
+    );
+}

@@ -1,18 +1,26 @@
-//! Messages written by Rust's std and core, not by any indexed crate:
-//! `unwrap`'s texts around a payload, index and arithmetic panics, the
-//! standard parse and I/O errors. Recognised so that the answer is the
-//! report's location (a crate's line) or the payload, never an unrelated
-//! crate site that happens to hold the same text.
+//! Messages written by a language's runtime, not by any indexed package:
+//! Rust's std and core (`unwrap`'s texts around a payload, index and
+//! arithmetic panics, the standard parse and I/O errors) and the Python
+//! interpreter (`'NoneType' object is not subscriptable`, `list index out
+//! of range`, a call's argument errors). Recognised so that the answer is
+//! the report's location (a package's line) or the payload, never an
+//! unrelated site that happens to hold the same text — also when a
+//! package's message wraps one (`… (exception: argument of type 'X' is
+//! not iterable)`).
 
 use crate::pattern::{normalize, Pattern};
 use errdex_model::{Hole, Template};
 use serde::Serialize;
 use std::sync::OnceLock;
 
-/// std's own text found in a message.
+/// A runtime's own text found in a message.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StdText {
-    /// What printed it (`Result::unwrap`, `slice indexing`, `integer parsing`…).
+    /// Whose runtime: `std` (Rust's std and core) or `Python` (`the
+    /// program` for [`PROGRAM`]).
+    pub runtime: &'static str,
+    /// What printed it (`Result::unwrap`, `slice indexing`, `integer
+    /// parsing`…; for Python the exception type).
     pub source: &'static str,
     /// The template std prints.
     pub template: &'static str,
@@ -25,12 +33,14 @@ pub struct StdText {
 /// The text of an exception the program's own code raised (its file is
 /// not indexed): only a site the report locates could have printed it.
 pub const PROGRAM: StdText = StdText {
+    runtime: "the program",
     source: "the program's own code",
     template: "{}",
     payload: None,
 };
 
 struct Known {
+    runtime: &'static str,
     source: &'static str,
     template: &'static str,
     pattern: Pattern,
@@ -38,8 +48,9 @@ struct Known {
     payload: bool,
 }
 
-/// (what prints it, template with `{}` holes, the last hole is a payload).
-const TEXTS: &[(&str, &str, bool)] = &[
+/// Rust's std: (what prints it, template with `{}` holes, the last hole
+/// is a payload).
+const RUST_STD: &[(&str, &str, bool)] = &[
     (
         "Result::unwrap",
         "called `Result::unwrap()` on an `Err` value: {}",
@@ -161,12 +172,72 @@ const TEXTS: &[(&str, &str, bool)] = &[
     ("panic!", "explicit panic", false),
 ];
 
+/// The Python interpreter's own messages (CPython 3.x wordings): (the
+/// exception type, template with `{}` holes). Only texts the interpreter
+/// writes; what packages commonly raise themselves (`No module named`,
+/// `module 'x' has no attribute`) is not here.
+const PYTHON: &[(&str, &str)] = &[
+    ("TypeError", "argument of type '{}' is not iterable"),
+    ("TypeError", "'{}' object is not subscriptable"),
+    ("TypeError", "'{}' object is not callable"),
+    ("TypeError", "'{}' object is not iterable"),
+    ("TypeError", "'{}' object does not support item assignment"),
+    ("TypeError", "'{}' object cannot be interpreted as an integer"),
+    ("TypeError", "unsupported operand type(s) for {}: '{}' and '{}'"),
+    ("TypeError", "can only concatenate str (not \"{}\") to str"),
+    ("TypeError", "can only concatenate list (not \"{}\") to list"),
+    ("TypeError", "unhashable type: '{}'"),
+    ("TypeError", "string indices must be integers"),
+    ("TypeError", "string indices must be integers, not '{}'"),
+    ("TypeError", "list indices must be integers or slices, not {}"),
+    ("TypeError", "{}() got an unexpected keyword argument '{}'"),
+    ("TypeError", "{}() got multiple values for argument '{}'"),
+    ("TypeError", "{}() missing {} required positional argument: {}"),
+    ("TypeError", "{}() missing {} required positional arguments: {}"),
+    ("TypeError", "{}() takes {} positional argument but {} were given"),
+    ("TypeError", "{}() takes {} positional arguments but {} were given"),
+    ("TypeError", "{}() takes from {} to {} positional arguments but {} were given"),
+    ("TypeError", "'{}' not supported between instances of '{}' and '{}'"),
+    ("TypeError", "object of type '{}' has no len()"),
+    ("TypeError", "expected str, bytes or os.PathLike object, not {}"),
+    ("AttributeError", "'{}' object has no attribute '{}'"),
+    ("IndexError", "list index out of range"),
+    ("IndexError", "list assignment index out of range"),
+    ("IndexError", "tuple index out of range"),
+    ("IndexError", "string index out of range"),
+    ("IndexError", "pop from empty list"),
+    ("NameError", "name '{}' is not defined"),
+    ("UnboundLocalError", "local variable '{}' referenced before assignment"),
+    (
+        "UnboundLocalError",
+        "cannot access local variable '{}' where it is not associated with a value",
+    ),
+    ("ZeroDivisionError", "float division by zero"),
+    ("ZeroDivisionError", "integer division or modulo by zero"),
+    ("ValueError", "invalid literal for int() with base {}: {}"),
+    ("ValueError", "could not convert string to float: {}"),
+    ("ValueError", "not enough values to unpack (expected {}, got {})"),
+    ("ValueError", "too many values to unpack (expected {})"),
+    ("ValueError", "math domain error"),
+    ("RecursionError", "maximum recursion depth exceeded"),
+    ("RecursionError", "maximum recursion depth exceeded while calling a Python object"),
+    ("RecursionError", "maximum recursion depth exceeded in comparison"),
+    ("RuntimeError", "dictionary changed size during iteration"),
+    ("RuntimeError", "Set changed size during iteration"),
+    ("ImportError", "cannot import name '{}' from '{}' ({})"),
+    (
+        "ImportError",
+        "cannot import name '{}' from partially initialized module '{}' (most likely due to a circular import) ({})",
+    ),
+];
+
 fn known() -> &'static [Known] {
     static K: OnceLock<Vec<Known>> = OnceLock::new();
     K.get_or_init(|| {
-        TEXTS
-            .iter()
-            .map(|&(source, template, payload)| {
+        let rust = RUST_STD.iter().map(|&(s, t, p)| ("std", s, t, p));
+        let python = PYTHON.iter().map(|&(s, t)| ("Python", s, t, false));
+        rust.chain(python)
+            .map(|(runtime, source, template, payload)| {
                 let mut t = Template::new();
                 for (i, part) in template.split("{}").enumerate() {
                     if i > 0 {
@@ -178,6 +249,7 @@ fn known() -> &'static [Known] {
                     t.push_lit(part);
                 }
                 Known {
+                    runtime,
                     source,
                     template,
                     pattern: Pattern::new(&t, false),
@@ -206,6 +278,7 @@ fn whole_std_text(text: &str) -> Option<StdText> {
             .flatten()
             .filter(|p| !p.is_empty());
         Some(StdText {
+            runtime: k.runtime,
             source: k.source,
             template: k.template,
             payload,
@@ -219,6 +292,7 @@ fn whole_std_text(text: &str) -> Option<StdText> {
 /// is followed by one.
 pub fn expect_payload(text: &str) -> Option<StdText> {
     debug_value_after_colon(text).map(|rest| StdText {
+        runtime: "std",
         source: "Result::expect",
         template: "{msg}: {err:?}",
         payload: Some(rest.to_string()),
@@ -291,5 +365,18 @@ mod tests {
         let s = expect_payload("config: bad: InvalidLength(9)").unwrap();
         assert_eq!(s.payload.as_deref(), Some("InvalidLength(9)"));
         assert!(expect_payload("failed to open: no such file").is_none());
+    }
+
+    #[test]
+    fn pythons_own_texts_are_the_interpreters() {
+        let s = recognise("argument of type 'NotImplementedType' is not iterable").unwrap();
+        assert_eq!((s.runtime, s.source), ("Python", "TypeError"));
+        let s = recognise("'NoneType' object has no attribute 'group'").unwrap();
+        assert_eq!(s.source, "AttributeError");
+        assert!(recognise("list index out of range").is_some());
+        assert!(recognise("f() missing 1 required positional argument: 'x'").is_some());
+        // A package's own wording is not the interpreter's.
+        assert!(recognise("module 'numpy' has no attribute 'int'").is_none());
+        assert!(recognise("Sequence index out of range").is_none());
     }
 }

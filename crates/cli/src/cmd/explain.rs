@@ -110,7 +110,8 @@ fn print_human(o: &mut String, db: &Db, record: &ExplainRecord, why: bool) -> Re
         if let Some(s) = &m.std {
             let _ = writeln!(
                 o,
-                "  around it: std's text ({}): {}",
+                "  around it: {}'s text ({}): {}",
+                s.runtime,
                 s.source,
                 s.template.replace('\n', "⏎")
             );
