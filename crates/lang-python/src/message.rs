@@ -178,11 +178,27 @@ impl<'a> Walker<'a> {
             "list" | "tuple" => self.joined(n, strings::LIST_SEP, depth),
             "conditional_expression" => {
                 // `a if c else b`: the branch that says more, approximate
-                // unless both print the same.
+                // unless both print the same. A worded detail or nothing
+                // (`f", found {x}" if x else ""`) is the detail: a message
+                // prints it when there is one to say. A separator and a
+                // value or nothing (`f" {msg}" if msg else ""`) stays a
+                // hole, which may print nothing.
                 let (Some(a), Some(b)) = (n.named_child(0), n.named_child(2)) else {
                     return self.hole(n);
                 };
                 let (ma, mb) = (self.message_at(a, depth + 1), self.message_at(b, depth + 1));
+                let nothing = |m: &Message| m.template.is_empty() && !m.approx;
+                let worded = |m: &Message| {
+                    m.template
+                        .literals()
+                        .any(|s| s.chars().any(char::is_alphabetic))
+                };
+                if nothing(&mb) && worded(&ma) {
+                    return ma;
+                }
+                if nothing(&ma) && worded(&mb) {
+                    return mb;
+                }
                 let approx = ma.approx || mb.approx || ma.template != mb.template;
                 let mut m = if mb.template.literal_len() > ma.template.literal_len() {
                     mb

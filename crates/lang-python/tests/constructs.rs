@@ -686,3 +686,21 @@ fn translated_messages_keep_their_text() {
         one(Kind::Raise, 2, 2, "Could not import extension {extname}")
     );
 }
+
+#[test]
+fn a_detail_or_nothing_is_the_detail() {
+    // pyparsing's `found_phrase = f", found {self.found}" if self.found
+    // else ""`: printed whenever there is something to say.
+    let text = "def f(value, found):\n    detail = f\", found {found}\" if found else \"\"\n    raise ValueError(f\"bad value {value!r}{detail}\")\n";
+    assert_eq!(
+        sites(text),
+        one(Kind::Raise, 2, 3, "bad value {value|!r}, found {found}")
+    );
+    // Two texts stay one of several: a hole in a larger message.
+    let text = "def f(n):\n    word = \"path\" if n == 1 else \"paths\"\n    raise ValueError(f\"{n} {word} missing\")\n";
+    assert_eq!(sites(text), one(Kind::Raise, 3, 3, "{n} {word} missing"));
+    // click's `msg = f" {msg}" if msg else ""`: a separator and a value, or
+    // nothing, is a hole (it may print nothing).
+    let text = "def f(kind, msg):\n    msg = f\" {msg}\" if msg else \"\"\n    raise ValueError(f\"Missing {kind}.{msg}\")\n";
+    assert_eq!(sites(text), one(Kind::Raise, 3, 3, "Missing {kind}.{msg}"));
+}

@@ -808,9 +808,14 @@ mod tests {
         .unwrap();
         let paths: Vec<&str> = s.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["pkg/__init__.py", "tests/test_x.py"]);
-        assert_eq!(version_of("Twisted-14.0.0.tar.bz2").as_deref(), Some("14.0.0"));
-        let e = read_distribution("pkg", "1.0", "pkg-1.0.tar.bz2", b"BZh9 not bzip2", &|_| true)
-            .unwrap_err();
+        assert_eq!(
+            version_of("Twisted-14.0.0.tar.bz2").as_deref(),
+            Some("14.0.0")
+        );
+        let e = read_distribution("pkg", "1.0", "pkg-1.0.tar.bz2", b"BZh9 not bzip2", &|_| {
+            true
+        })
+        .unwrap_err();
         assert!(e.to_string().starts_with("malformed archive: "), "{e}");
     }
 

@@ -1049,7 +1049,13 @@ fn a_clis_error_line_leads_its_usage_and_a_hint_is_a_piece_of_the_raised_message
     // option")`: the free literal explains more of the text than the
     // site's own words, but it is what the site's first hole printed.
     let ix = Index::from_data(MatchData {
-        errors: vec![error("pypi:click", 1, Kind::Display, "Missing {}{}.{}", 220)],
+        errors: vec![error(
+            "pypi:click",
+            1,
+            Kind::Display,
+            "Missing {}{}.{}",
+            220,
+        )],
         literals: vec![literal(216, "Missing option")],
         deps: [(1, vec![])].into_iter().collect(),
         dates: HashMap::new(),
