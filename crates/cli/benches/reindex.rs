@@ -10,43 +10,19 @@
 //! the two runs alternating; medians).
 
 mod common;
+mod repo;
+#[path = "../../extract/benches/tree/mod.rs"]
+mod tree;
 
 use common::{errdex, ok};
 use errdex_source::{load, SourceSpec};
+use repo::git;
 use std::path::Path;
-use std::process::Command;
 use std::time::Instant;
-
-const CRATES: &[&str] = &[
-    "crate:tokio@1.47.1",
-    "crate:regex-automata@0.4.9",
-    "crate:clap_builder@4.5.47",
-    "crate:regex-syntax@0.8.5",
-    "crate:syn@2.0.106",
-    "crate:hyper@1.7.0",
-];
+use tree::CRATES;
 
 /// The file the second commit changes (a new error site in it).
 const CHANGED: &str = "tokio-1.47.1/src/sync/mpsc/error.rs";
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=bench",
-            "-c",
-            "user.email=bench@example.org",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// Seconds `errdex index` of `rev` into `db` takes; its `--json` summary.
 fn index(db: &Path, repo: &Path, rev: &str) -> (f64, serde_json::Value) {
@@ -84,14 +60,14 @@ fn main() {
             bytes += f.text.len();
         }
     }
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-q", "-m", "the tree"]);
+    git(&repo, &["init", "-q"], None);
+    git(&repo, &["add", "-A"], None);
+    git(&repo, &["commit", "-q", "-m", "the tree"], None);
     let changed = repo.join(CHANGED);
     let mut text = std::fs::read_to_string(&changed).expect("the changed file");
     text.push_str("\n/// Added by the bench.\npub fn checked(n: usize) {\n    assert!(n > 0, \"n must be positive, got {n}\");\n}\n");
     std::fs::write(&changed, text).unwrap();
-    git(&repo, &["commit", "-q", "-am", "one changed file"]);
+    git(&repo, &["commit", "-q", "-am", "one changed file"], None);
     println!(
         "tree: {} crates, {:.1} MB of Rust, a second commit changing {CHANGED}",
         CRATES.len(),

@@ -6,31 +6,13 @@
 //! `cargo bench -p errdex --bench versions [-- CRATE FIRST_PATCH LAST_PATCH]`
 //! (default: serde_json 1.0.111 to 1.0.140, 30 versions).
 
+mod repo;
+
 use errdex_source::{load, SourceSpec};
+use repo::git;
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
-
-fn git(dir: &Path, args: &[&str], date: Option<&str>) {
-    let mut c = Command::new("git");
-    c.args([
-        "-c",
-        "user.name=bench",
-        "-c",
-        "user.email=bench@example.org",
-    ])
-    .args(args)
-    .current_dir(dir);
-    if let Some(d) = date {
-        c.env("GIT_COMMITTER_DATE", d).env("GIT_AUTHOR_DATE", d);
-    }
-    let out = c.output().expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// Indexes `rev` of `repo` into `db`; the `--json` summary.
 fn index(db: &Path, repo: &Path, rev: &str, extra: &[&str]) -> serde_json::Value {

@@ -11,20 +11,14 @@
 //!
 //! Run: `cargo bench -p errdex-extract --bench index_speed` (needs `rg`).
 
+mod tree;
+
 use errdex_catalog::{Catalog, SnapshotInput};
 use errdex_extract::{extract_all, extract_all_reusing, Extractor, RustExtractor, SourceFile};
 use errdex_source::{load, SourceSpec};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
-
-const CRATES: &[&str] = &[
-    "crate:tokio@1.47.1",
-    "crate:regex-automata@0.4.9",
-    "crate:clap_builder@4.5.47",
-    "crate:regex-syntax@0.8.5",
-    "crate:syn@2.0.106",
-    "crate:hyper@1.7.0",
-];
+use tree::CRATES;
 
 const TRIGGERS: &str = r"panic!|unreachable!|unimplemented!|todo!|assert|\.expect\(|\.unwrap|Err\(|map_err|ok_or|#\[error|impl.*Display|write!|writeln!|write_str|anyhow!|bail!|ensure!|context\(|Error::new|error!|warn!|eprintln!|compile_error!|::custom\(";
 
