@@ -110,7 +110,7 @@ impl Db {
             None => member_folders(lock).unwrap_or_default(),
             Some(_) => Default::default(),
         };
-        let wanted = |f: &str| errdex_extract::RustExtractor.handles(f);
+        let wanted = |f: &str| errdex_lang_rust::RustExtractor.handles(f);
         let pairs: Vec<(String, String)> = locked
             .into_iter()
             .filter_map(|p| match &p.source {

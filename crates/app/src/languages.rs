@@ -4,8 +4,9 @@
 //! identity) is the one most of its files are written in. A new language
 //! plugs in here, and nowhere else in the app.
 
-use errdex_extract::{Extractor, FileExtraction, RustExtractor, SourceFile};
+use errdex_extract::{Extractor, FileExtraction, SourceFile};
 use errdex_lang_python::PythonExtractor;
+use errdex_lang_rust::RustExtractor;
 
 /// Every language's extractor, in the order they are asked.
 const ALL: [&(dyn Extractor + 'static); 2] = [&RustExtractor, &PythonExtractor];
@@ -19,8 +20,9 @@ pub fn handles(path: &str) -> bool {
 /// under it are reused only by a build whose extractors are all the same.
 pub fn fingerprint() -> String {
     format!(
-        "{}+py{}",
+        "{}+rs{}+py{}",
         errdex_extract::FINGERPRINT,
+        errdex_lang_rust::FINGERPRINT,
         errdex_lang_python::FINGERPRINT
     )
 }

@@ -148,11 +148,11 @@ fn persisted_index_answers_as_the_in_memory_one_and_is_rebuilt_when_unusable() {
     {
         use errdex_extract::Extractor;
         let s = errdex_source::load(&errdex_source::SourceSpec::Dir(generator.clone()), &|p| {
-            errdex_extract::RustExtractor.handles(p)
+            errdex_lang_rust::RustExtractor.handles(p)
         })
         .unwrap();
         let r = errdex_extract::extract_all_reusing(
-            &errdex_extract::RustExtractor,
+            &errdex_lang_rust::RustExtractor,
             &s.files,
             &|_| None,
             &|_| {},

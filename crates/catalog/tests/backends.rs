@@ -6,7 +6,8 @@ mod common;
 
 use common::pg::{self, TempDb};
 use errdex_catalog::{Catalog, CatalogError, Location, SnapshotInput, WriteSummary};
-use errdex_extract::{extract_all_reusing, Extractor, RustExtractor};
+use errdex_extract::{extract_all_reusing, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_source::{load, Snapshot, SourceSpec};
 use std::ffi::OsStr;
 use std::path::Path;

@@ -11,7 +11,7 @@
 
 mod common;
 mod repo;
-#[path = "../../extract/benches/tree/mod.rs"]
+#[path = "../../lang-rust/benches/tree/mod.rs"]
 mod tree;
 
 use common::{errdex, ok};

@@ -19,7 +19,8 @@ mod common;
 mod synth;
 
 use common::{errdex, ok};
-use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_extract::{extract_all, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_model::{Kind, Piece, Template};
 use errdex_source::{load, SourceSpec};
 use std::collections::HashSet;

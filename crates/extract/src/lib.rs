@@ -4,10 +4,8 @@
 //! Extraction never fails: a file yields what parses, and a count of syntax
 //! errors. It knows nothing of storage; the catalogue consumes its output.
 
-pub mod fmt;
 mod module_tree;
 mod resolve;
-mod rust;
 
 pub use errdex_model::SourceFile;
 use errdex_model::{Evidence, Literal, Site};
@@ -17,7 +15,11 @@ use serde::{Deserialize, Serialize};
 pub use errdex_model::{Extraction, SiteEvidence};
 pub use module_tree::ModDecl;
 pub use resolve::resolve;
-pub use rust::RustExtractor;
+
+/// The spec of a hole that stands for a macro invocation's tokens as
+/// `stringify!` prints them (a macro body's `assert!($cond)`), filled in
+/// by the resolution with the invocation's arguments.
+pub const STRINGIFY: &str = "stringify";
 
 /// A site whose keeping depends on facts about the whole snapshot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -409,7 +409,7 @@ fn stringify_args(t: &Template, args_text: &str) -> Template {
     let mut out = Template::new();
     for p in t.pieces() {
         match p {
-            Piece::Hole(h) if h.spec == crate::rust::STRINGIFY => out.push_lit(args_text),
+            Piece::Hole(h) if h.spec == crate::STRINGIFY => out.push_lit(args_text),
             Piece::Lit(s) => out.push_lit(s),
             Piece::Hole(h) => out.push_hole(h.clone()),
         }

@@ -24,7 +24,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_extract::{extract_all, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_match::{normalize, Index, Key, Pattern};
 use errdex_model::{MatchEntry, MatchSite, Template};
 use errdex_source::{load, SourceSpec};

@@ -7,7 +7,7 @@
 //! `proptest-regressions/fuzz.txt` (committed) and tried first on every
 //! later run. The long runs (≥ 10M cases per parser) are in the README.
 
-use errdex_extract::fmt::{template_of, Naming};
+use errdex_lang_rust::fmt::{template_of, Naming};
 use errdex_match::{input, Pattern};
 use errdex_model::Template;
 use proptest::prelude::*;

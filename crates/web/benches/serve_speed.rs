@@ -5,7 +5,8 @@
 //! `cargo bench -p errdex-web --bench serve_speed [-- SECONDS]`
 
 use errdex_catalog::{Catalog, SnapshotInput};
-use errdex_extract::{extract_all_reusing, Extractor, RustExtractor};
+use errdex_extract::{extract_all_reusing, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_source::{load, SourceSpec};
 use std::process::Command;
 use std::sync::Arc;

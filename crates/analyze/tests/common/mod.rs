@@ -2,7 +2,8 @@
 
 use errdex_analyze::{Analysis, Analyzer, FactKind, SectionName};
 use errdex_catalog::{Catalog, ErrorDetail, SnapshotInput};
-use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_extract::{extract_all, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_source::{load, with_doc_includes, SourceSpec};
 use std::path::Path;
 

@@ -9,12 +9,13 @@
 //! one-thread runs show the parallel speed-up. Also prints the catalogue's
 //! size against the source's.
 //!
-//! Run: `cargo bench -p errdex-extract --bench index_speed` (needs `rg`).
+//! Run: `cargo bench -p errdex-lang-rust --bench index_speed` (needs `rg`).
 
 mod tree;
 
 use errdex_catalog::{Catalog, SnapshotInput};
-use errdex_extract::{extract_all, extract_all_reusing, Extractor, RustExtractor, SourceFile};
+use errdex_extract::{extract_all, extract_all_reusing, Extractor, SourceFile};
+use errdex_lang_rust::RustExtractor;
 use errdex_source::{load, SourceSpec};
 use rayon::prelude::*;
 use std::time::{Duration, Instant};

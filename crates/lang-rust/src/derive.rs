@@ -8,7 +8,7 @@ use super::scope::Frame;
 use super::tokens;
 use super::Walker;
 use crate::fmt::{self, FmtArg, Naming};
-use crate::{Candidate, Condition};
+use errdex_extract::{Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
 use errdex_syntax::attrs::Attrs;
 use errdex_syntax::last_segment;

@@ -285,9 +285,9 @@ impl Walker<'_> {
 
     /// Pushes a site, unconditionally kept.
     pub(crate) fn push(&mut self, site: Site) {
-        self.out.candidates.push(crate::Candidate {
+        self.out.candidates.push(errdex_extract::Candidate {
             site,
-            condition: crate::Condition::Always,
+            condition: errdex_extract::Condition::Always,
         });
     }
 }

@@ -1,4 +1,6 @@
-//! The Rust extractor: a walk over tree-sitter-rust syntax trees.
+//! Rust for errdex: the extractor of `.rs` files, a walk over
+//! tree-sitter-rust syntax trees, and `fmt`, Rust's format strings as
+//! templates.
 //!
 //! Macro arguments are flat token trees in tree-sitter; the walker re-parses
 //! the inside of a token tree (in place, so positions stay true) whenever it
@@ -8,11 +10,12 @@
 mod calls;
 mod derive;
 mod display;
+pub mod fmt;
 mod macros;
 mod scope;
 mod tokens;
 
-use crate::{Extractor, FileExtraction, SourceFile};
+use errdex_extract::{Extractor, FileExtraction, SourceFile, STRINGIFY};
 use errdex_model::{Evidence, EvidenceKind, Literal, Template};
 use errdex_syntax::attrs::{self, Attrs};
 use errdex_syntax::MAX_SYNTAX_DEPTH;
@@ -21,16 +24,17 @@ use scope::{Frame, Lines};
 use std::collections::HashSet;
 use tree_sitter::{Node, Parser};
 
+/// Identifies this build of the Rust extractor (with
+/// `errdex_extract::FINGERPRINT`): cached per-file results are reused only
+/// by a build that would produce the same.
+pub const FINGERPRINT: &str = env!("ERRDEX_RUST_FINGERPRINT");
+
 /// Deepest nesting of token trees re-parsed as code.
 const MAX_REPARSE: u32 = 6;
 
 /// Extracts error sites from `.rs` files.
 #[derive(Debug, Default, Clone, Copy)]
 pub struct RustExtractor;
-
-/// The spec of a hole that stands for a macro invocation's tokens as
-/// `stringify!` prints them (a macro body's `assert!($cond)`).
-pub(crate) const STRINGIFY: &str = "stringify";
 
 impl Extractor for RustExtractor {
     fn language(&self) -> &'static str {
@@ -274,8 +278,8 @@ impl<'a> Walker<'a> {
 
     /// An out-of-line module (`mod name;`): where its file is, whether
     /// only documentation builds compile it, whether it is test code.
-    pub(super) fn declare_module(&mut self, name: String, attrs: &Attrs) {
-        self.out.mods.push(crate::ModDecl {
+    pub(crate) fn declare_module(&mut self, name: String, attrs: &Attrs) {
+        self.out.mods.push(errdex_extract::ModDecl {
             inline: self.inline_modules(),
             name: name.clone(),
             path: attrs.path.clone(),
@@ -723,8 +727,10 @@ impl<'a> Walker<'a> {
             return;
         };
         let number = match value.kind() {
-            "integer_literal" => integer_value(self.text(value)).map(crate::NumberValue::Literal),
-            "identifier" | "scoped_identifier" => Some(crate::NumberValue::Alias(
+            "integer_literal" => {
+                integer_value(self.text(value)).map(errdex_extract::NumberValue::Literal)
+            }
+            "identifier" | "scoped_identifier" => Some(errdex_extract::NumberValue::Alias(
                 last_segment(self.text(value)).to_string(),
             )),
             _ => None,
@@ -739,7 +745,7 @@ impl<'a> Walker<'a> {
                 .child_by_field_name("type")
                 .is_some_and(|t| INTEGER_TYPES.contains(&self.text(t)));
         if let Some(value) = number.filter(|_| is_integer) {
-            self.out.numbers.push(crate::NumberConst {
+            self.out.numbers.push(errdex_extract::NumberConst {
                 name: self.text(name).to_string(),
                 value,
             });
@@ -753,7 +759,7 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         if let Some(template) = template {
-            self.out.consts.push(crate::ConstDef {
+            self.out.consts.push(errdex_extract::ConstDef {
                 name: self.text(name).to_string(),
                 template,
                 location: format!("{}:{}", self.path, node.start_position().row + 1),

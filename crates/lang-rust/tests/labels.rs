@@ -2,7 +2,8 @@
 //! not used elsewhere in the tests, every error site of three files of each
 //! labelled by hand in `docs/labels/` (see its README for what counts).
 
-use errdex_extract::{extract_all, Extractor, RustExtractor};
+use errdex_extract::{extract_all, Extractor};
+use errdex_lang_rust::RustExtractor;
 use errdex_source::{load, SourceSpec};
 use std::path::Path;
 

@@ -4,7 +4,7 @@
 //! and `thiserror` messages in `derive`).
 
 use super::Walker;
-use crate::{Candidate, Condition};
+use errdex_extract::{Candidate, Condition};
 use errdex_model::{Kind, Template};
 use errdex_syntax::last_segment;
 use errdex_syntax::literal;

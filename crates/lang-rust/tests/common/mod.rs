@@ -1,6 +1,7 @@
 //! Helpers shared by the extraction tests.
 
-use errdex_extract::{extract_all, RustExtractor, SourceFile};
+use errdex_extract::{extract_all, SourceFile};
+use errdex_lang_rust::RustExtractor;
 use errdex_model::Site;
 
 /// The sites extraction finds in a crate whose only file is `src/lib.rs`

@@ -6,7 +6,7 @@ use super::calls::{call_args, is_fmt_path};
 use super::scope::{one_line, type_name, Frame};
 use super::tokens;
 use super::Walker;
-use crate::{Candidate, Condition};
+use errdex_extract::{Candidate, Condition};
 use errdex_model::{Kind, Site, Template};
 use errdex_syntax::last_segment;
 use errdex_syntax::literal;
@@ -662,7 +662,7 @@ fn contains_write(node: Node, src: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Extractor;
+    use errdex_extract::Extractor;
     use errdex_syntax::MAX_SYNTAX_DEPTH;
 
     /// The walk `describers_within` replaced: a depth pre-walk, then a stack
@@ -763,7 +763,7 @@ impl Debug for Other { fn fmt(&self, f: &mut F) -> R { f.write_str(self.name()) 
         let src = format!("fn f() {{ {}1{} }}", "(".repeat(2000), ")".repeat(2000));
         let tree = errdex_syntax::parse(&mut errdex_syntax::parser(), &src).unwrap();
         assert!(describers_within(tree.root_node(), src.as_bytes(), MAX_SYNTAX_DEPTH).is_none());
-        let x = super::super::RustExtractor.extract(&crate::SourceFile {
+        let x = crate::RustExtractor.extract(&errdex_extract::SourceFile {
             path: "src/lib.rs".into(),
             text: src,
         });

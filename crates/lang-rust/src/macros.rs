@@ -6,7 +6,7 @@ use super::scope::Frame;
 use super::tokens::{self, Arg};
 use super::{Walker, STRINGIFY};
 use crate::fmt::{self, FmtArg, Naming};
-use crate::{MacroCall, MessageTable, NamedLiteral};
+use errdex_extract::{MacroCall, MessageTable, NamedLiteral};
 use errdex_model::{Kind, Template};
 use errdex_syntax::attrs::Attrs;
 use errdex_syntax::literal;

@@ -1,9 +1,10 @@
 //! The fixture crate `tests/fixtures/kinds` exercises every kind of site;
 //! its expected sites are reviewed in `tests/fixtures/kinds.expected`.
-//! `UPDATE_EXPECT=1 cargo test -p errdex-extract --test fixture` rewrites
+//! `UPDATE_EXPECT=1 cargo test -p errdex-lang-rust --test fixture` rewrites
 //! the file on purpose; review the diff.
 
-use errdex_extract::{extract_all, RustExtractor, SourceFile};
+use errdex_extract::{extract_all, SourceFile};
+use errdex_lang_rust::RustExtractor;
 use std::path::{Path, PathBuf};
 
 fn fixture_root() -> PathBuf {
