@@ -190,9 +190,11 @@ impl Query<'_> {
         if !located {
             // Where the report locates it, else (Python, whose innermost
             // frame may be the standard library's) the innermost frame in
-            // an installed package.
-            // Only when Python's own code raised it (a program's own line
-            // raised its own error).
+            // an installed package: when Python's own code raised it (a
+            // program's own line raised its own error), or when the report
+            // has no place of its own (a warning's `path:line:` is the
+            // caller `stacklevel` names, a frame) and no template explains
+            // the text.
             let explained = out.iter().any(|k| k.evidence.contains(&Evidence::Template));
             let by_runtime = m
                 .location
@@ -203,7 +205,7 @@ impl Query<'_> {
                 .as_ref()
                 .and_then(|l| self.place_match(mi, l, !explained))
                 .or_else(|| {
-                    (!explained && by_runtime).then_some(())?;
+                    (!explained && (by_runtime || m.location.is_none())).then_some(())?;
                     m.frames
                         .iter()
                         .filter_map(|f| f.at.as_ref())

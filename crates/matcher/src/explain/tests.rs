@@ -1063,3 +1063,24 @@ fn a_clis_error_line_leads_its_usage_and_a_hint_is_a_piece_of_the_raised_message
     let x = ix.explain("Usage: export [OPTIONS]\n\nError: Missing option '--name'.\n");
     assert_eq!(x.matches[0].line, 220);
 }
+
+#[test]
+fn a_warnings_caller_line_is_the_place_when_no_template_explains_it() {
+    // langchain's deprecation message is built piece by piece (`message
+    // += …` in branches): no template holds it. The warning's `path:line:`
+    // is the caller `stacklevel` names, inside the package: where to look.
+    let mut e = error("pypi:langchain-core", 1, Kind::Warning, "{}", 413);
+    e.sites[0].path = "langchain_core/_api/deprecation.py".into();
+    let ix = index(vec![e], &[]);
+    let paste = "/venv/lib/python3.12/site-packages/langchain_core/_api/deprecation.py:139: LangChainDeprecationWarning: The class `LLMChain` was deprecated in LangChain 0.1.17 and will be removed in 0.3.0.";
+    let x = ix.explain(paste);
+    let first = &x.matches[0];
+    assert_eq!(
+        (first.kind, first.path.as_str(), first.line),
+        (
+            MatchKind::Location,
+            "langchain_core/_api/deprecation.py",
+            139
+        )
+    );
+}
