@@ -197,6 +197,21 @@ impl Query<'_> {
             .position(|(t, c)| is_default(t) && c.evidence.contains(Evidence::Template))
     }
 
+    /// The patterns of the `unwrap`-like sites in the build scripts of
+    /// snapshot `script` (a scan of every entry: only a failed build
+    /// script's paste asks).
+    fn script_patterns(&self, script: i64) -> Vec<u32> {
+        (0..self.len() as u32)
+            .map(|e| self.entry(e))
+            .filter(|e| {
+                e.error.snapshot_id == script
+                    && is_std_wrapper(e.error.kind)
+                    && e.error.sites.iter().any(|s| is_build_script(&s.path))
+            })
+            .map(|e| e.pattern as u32)
+            .collect()
+    }
+
     /// When the candidate at `top` is a free literal and a site of the same
     /// snapshot explains another part of the text (a hint a helper appends
     /// to the message the site raises: `f"{msg} {hint}"`) or a span around
@@ -461,13 +476,20 @@ impl Query<'_> {
             }
         }
 
-        let located_patterns: Vec<u32> = cands
+        let mut located_patterns: Vec<u32> = cands
             .keys()
             .filter_map(|t| match t {
                 Target::Site(entry, _) => Some(self.entry(*entry).pattern as u32),
                 Target::Literal(_) => None,
             })
             .collect();
+        // The failed build script's `unwrap`s are ranked whatever else
+        // shares their shape: an `unwrap`'s hole names its receiver, so the
+        // catalogue holds thousands of patterns of the one text, and which
+        // of them fill the selection would depend on indexing order.
+        if let Some(script) = script {
+            located_patterns.extend(self.script_patterns(script));
+        }
         let verdicts = self.verdicts(&norm, chars, &located_patterns);
         for Verdict {
             pattern: pid,

@@ -919,14 +919,28 @@ fn an_unwrap_std_places_in_its_own_file_is_one_of_the_failed_build_scripts() {
         e.sites[0].path = path.into();
         e
     };
-    let ix = index(
-        vec![
-            script("crate:alsa-sys", 1, "build.rs", 4),
-            script("crate:alsa-sys", 1, "src/lib.rs", 40),
-            script("crate:other-sys", 2, "build.rs", 9),
-        ],
-        &[],
-    );
+    // Other crates' `unwrap`s, indexed first: each hole names its own
+    // receiver, so each is a pattern of its own, more than the selection
+    // keeps.
+    let mut errors: Vec<MatchEntry> = (0..100)
+        .map(|i| {
+            let mut e = script(&format!("crate:pad{i}"), 10 + i, "src/lib.rs", 7);
+            let mut t = Template::new();
+            t.push_lit("called `Result::unwrap()` on an `Err` value: ");
+            t.push_hole(errdex_model::Hole {
+                arg: format!("receiver{i}"),
+                spec: "?".into(),
+            });
+            e.template = t;
+            e
+        })
+        .collect();
+    errors.extend([
+        script("crate:alsa-sys", 1, "build.rs", 4),
+        script("crate:alsa-sys", 1, "src/lib.rs", 40),
+        script("crate:other-sys", 2, "build.rs", 9),
+    ]);
+    let ix = index(errors, &[]);
     let paste = "error: failed to run custom build command for `alsa-sys v0.1.2`\n\
         process didn't exit successfully: `/p/target/release/build/alsa-sys-caa7/build-script-build` (exit code: 101)\n\
         --- stderr\n\
