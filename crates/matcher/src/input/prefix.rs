@@ -101,14 +101,15 @@ pub fn clean(text: &str) -> Vec<String> {
             }
         }
     }
-    let stamped = lines
+    let rests: Vec<Option<String>> = lines
         .iter()
-        .filter(|l| after_stamp(&p.stamp, l).is_some())
-        .count();
+        .map(|l| after_stamp(&p.stamp, l).map(str::to_string))
+        .collect();
+    let stamped = rests.iter().flatten().count();
     if stamped > 0 && stamped * 2 >= nonempty {
-        for l in &mut lines {
-            if let Some(rest) = after_stamp(&p.stamp, l) {
-                *l = rest.to_string();
+        for (l, rest) in lines.iter_mut().zip(rests) {
+            if let Some(rest) = rest {
+                *l = rest;
             }
         }
     }
