@@ -3,7 +3,9 @@
 
 use super::layers::{explains_enough, Memo, Parent, MIN_SCORE, ROOT_SHARE};
 use super::rank::{is_std_wrapper, path_agrees, Around};
-use super::text::{quoted_strings, strip_std_shapes, truncate, unquote, MAX_MESSAGE};
+use super::text::{
+    debug_tuple_inner, quoted_strings, strip_std_shapes, truncate, unquote, MAX_MESSAGE,
+};
 use super::*;
 use crate::index::{file_name, literal_template};
 use crate::input::{self, Location, Message};
@@ -20,6 +22,10 @@ pub(super) const MAX_PER_MESSAGE: usize = 10;
 
 /// Strings inside a printed value explained on their own, at most.
 const MAX_STRINGS: usize = 4;
+
+/// `Debug` tuple variants no template explains, taken off a value at most
+/// (a program's error enum wraps a library's error in one or two).
+const MAX_PEELS: u32 = 3;
 
 /// At most this many `words: ` prefixes are taken off a line no template
 /// explains.
@@ -115,6 +121,13 @@ impl Query<'_> {
     /// matches and, layer by layer, what their holes printed; the answer is
     /// the located site, else the innermost layer a site explains.
     pub(super) fn explain_message(&self, mi: usize, m: &Message) -> Local {
+        self.explain_message_peeling(mi, m, MAX_PEELS)
+    }
+
+    /// [`Index::explain_message`]; when nothing explains a `Debug` tuple
+    /// variant whole, what it holds is explained instead, `peels` times at
+    /// most (the program's own error enum around a library's error).
+    fn explain_message_peeling(&self, mi: usize, m: &Message, peels: u32) -> Local {
         if let Some(local) = m
             .report
             .as_deref()
@@ -324,6 +337,16 @@ impl Query<'_> {
                 .filter(|&a| explains_enough(&out[a], &m.text))
         };
         if answer.is_none() {
+            if let Some(inner) = debug_tuple_inner(&m.text).filter(|_| peels > 0) {
+                let peeled = Message {
+                    text: inner.to_string(),
+                    ..m.clone()
+                };
+                let local = self.explain_message_peeling(mi, &peeled, peels - 1);
+                if local.answer.is_some() {
+                    return local;
+                }
+            }
             // Nothing explains the message well enough to name a site: it is
             // the program's own text (context, prose), not an indexed one.
             out.clear();
@@ -525,9 +548,17 @@ impl Query<'_> {
             .then(|| whole(shaped))
             .flatten()
             .filter(|(k, _)| k.evidence.contains(&Evidence::Template));
+        // A variant of the program's own error enum around the value: what
+        // it holds.
+        let peeled = || {
+            std::iter::successors(debug_tuple_inner(t), |v| debug_tuple_inner(v))
+                .take(MAX_PEELS as usize)
+                .find_map(|v| whole(v).filter(|(k, _)| k.evidence.contains(&Evidence::Template)))
+        };
         quoted
             .or_else(|| whole(t))
             .or_else(|| after_context(t).and_then(whole))
+            .or_else(peeled)
     }
 
     /// Other sites (at most [`MAX_PER_MESSAGE`]) that print candidate `i`'s

@@ -1098,3 +1098,29 @@ fn a_warnings_caller_line_is_the_place_when_no_template_explains_it() {
         )
     );
 }
+
+#[test]
+fn the_programs_own_variant_around_a_librarys_error_is_taken_off() {
+    // `Error: DatabaseError(Conn(SqlxError(PoolTimedOut)))`: the program's
+    // own enum (not indexed) wraps sea-orm's `DbErr::Conn`, which wraps its
+    // `RuntimeErr::SqlxError`.
+    let sites = || {
+        vec![
+            error("crate:seaorm", 1, Kind::DebugVariant, "Conn({})", 33),
+            error("crate:seaorm", 1, Kind::DebugVariant, "SqlxError({})", 95),
+        ]
+    };
+    let ix = index(sites(), &[(1, &[])]);
+    for paste in [
+        "Error: DatabaseError(Conn(SqlxError(PoolTimedOut)))",
+        "called `Result::unwrap()` on an `Err` value: App(DatabaseError(Conn(SqlxError(PoolTimedOut))))",
+    ] {
+        let x = ix.explain(paste);
+        let answer = x.best(0).unwrap_or_else(|| panic!("{paste}: no answer"));
+        assert_eq!(answer.repo, "crate:seaorm", "{paste}");
+        assert!([33, 95].contains(&answer.line), "{paste}");
+    }
+    // A value the program printed whole is not taken apart.
+    let x = ix.explain("Error: Mystery(Unknown(Thing))");
+    assert!(x.best(0).is_none());
+}

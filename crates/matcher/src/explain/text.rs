@@ -53,6 +53,49 @@ pub(super) fn strip_std_shapes(s: &str) -> &str {
     }
 }
 
+/// What a `Debug` tuple variant printed inside its name
+/// (`DatabaseError(Conn(PoolTimedOut))` → `Conn(PoolTimedOut)`): a
+/// program's own error enum wrapping a library's error prints its variant
+/// around the library's value, and no indexed template holds that name.
+/// Only when the whole text is one such shape (the parenthesis that opens
+/// after the name closes at the end) and what it holds is a value of its
+/// own (a type or variant name first, not a quoted string or a number).
+pub(super) fn debug_tuple_inner(s: &str) -> Option<&str> {
+    let t = s.trim();
+    let name_end = t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))?;
+    let (name, rest) = t.split_at(name_end);
+    let last = name.rsplit("::").next().unwrap_or(name);
+    if !last.starts_with(|c: char| c.is_ascii_uppercase()) || name.ends_with(':') {
+        return None;
+    }
+    let inner = rest.strip_prefix('(')?.strip_suffix(')')?;
+    // The opening parenthesis must close at the end: `A(x) and B(y)` is
+    // not one value.
+    let mut depth = 0i32;
+    let mut quoted = false;
+    let mut escaped = false;
+    for c in inner.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '(' | '[' | '{' if !quoted => depth += 1,
+            ')' | ']' | '}' if !quoted => {
+                depth -= 1;
+                if depth < 0 {
+                    return None;
+                }
+            }
+            _ => {}
+        }
+    }
+    (depth == 0 && !quoted).then_some(())?;
+    let inner = inner.trim();
+    inner
+        .starts_with(|c: char| c.is_ascii_uppercase())
+        .then_some(inner)
+}
+
 /// The text inside a Debug-printed string (`"a \"b\""` → `a "b"`; the
 /// `\'` older Rust printed for a single quote too).
 pub(super) fn unquote(s: &str) -> String {
@@ -95,7 +138,24 @@ pub(super) fn truncate(s: &str, max: usize) -> &str {
 
 #[cfg(test)]
 mod tests {
-    use super::unquote;
+    use super::{debug_tuple_inner, unquote};
+
+    #[test]
+    fn a_debug_tuple_variant_holds_one_value() {
+        assert_eq!(
+            debug_tuple_inner("DatabaseError(Conn(SqlxError(PoolTimedOut)))"),
+            Some("Conn(SqlxError(PoolTimedOut))")
+        );
+        assert_eq!(
+            debug_tuple_inner("app::Error(Io(Os { code: 2 }))"),
+            Some("Io(Os { code: 2 })")
+        );
+        assert_eq!(debug_tuple_inner("A(B) and C(D)"), None);
+        assert_eq!(debug_tuple_inner(r#"Msg("a ) b")"#), None);
+        assert_eq!(debug_tuple_inner("Code(5)"), None);
+        assert_eq!(debug_tuple_inner("lower(Upper)"), None);
+        assert_eq!(debug_tuple_inner(r#"W(X(")"))"#), Some(r#"X(")")"#));
+    }
 
     #[test]
     fn debug_strings_are_read_back_with_their_escapes() {
