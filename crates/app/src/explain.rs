@@ -181,6 +181,13 @@ impl SourceLines for Db {
         lines.into_iter().next().map(|(_, text)| text)
     }
 
+    fn lines(&self, snapshot: i64, path: &str, from: u32, to: u32) -> Vec<String> {
+        self.catalog
+            .excerpt(snapshot, path, from.max(1), to)
+            .map(|lines| lines.into_iter().map(|(_, text)| text).collect())
+            .unwrap_or_default()
+    }
+
     fn find_line(&self, snapshot: i64, text: &str) -> Option<(String, u32)> {
         let mut files = self.catalog.snapshot_files(snapshot).ok()?;
         files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -14,12 +14,24 @@ use std::collections::{HashMap, HashSet};
 /// innermost frames).
 const MAX_PRINTED: usize = 16;
 
+/// Lines above a frame's line searched for the `def` of the function it
+/// names.
+const MAX_FUNCTION_LINES: u32 = 400;
+
 /// The text of indexed files, as the catalogue stores them: what the
 /// source lines a traceback prints are checked against.
 pub trait SourceLines {
     /// Line `line` (from 1) of `path` in the snapshot whose row id is
     /// `snapshot`, when the file is stored.
     fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String>;
+
+    /// Lines `from..=to` (from 1) of `path` in snapshot `snapshot`, as
+    /// many as the file has.
+    fn lines(&self, snapshot: i64, path: &str, from: u32, to: u32) -> Vec<String> {
+        (from.max(1)..=to)
+            .map_while(|n| self.line(snapshot, path, n))
+            .collect()
+    }
 
     /// The first file of snapshot `snapshot` (path order) holding a line
     /// that reads `text` once trimmed, with that line's number.
@@ -129,10 +141,12 @@ impl Versions {
 }
 
 /// The indexed package versions whose files hold the source lines a
-/// traceback prints under its frames, at the lines printed: of each
-/// package, the versions that agree with the most of them.
+/// traceback prints under its frames, at the lines printed — or, for a
+/// frame that prints none (a zipped egg's), whose line there sits in the
+/// function the frame names: of each package, the versions that agree
+/// with the most of them.
 fn printed_versions(index: &Index, text: &str, files: &dyn SourceLines) -> Vec<(String, String)> {
-    let printed = input::python::printed_lines(text);
+    let printed = input::python::printed_frames(text);
     let innermost = printed.len().saturating_sub(MAX_PRINTED);
     // repo → version → lines agreeing.
     let mut agree: HashMap<String, HashMap<String, usize>> = HashMap::new();
@@ -149,9 +163,16 @@ fn printed_versions(index: &Index, text: &str, files: &dyn SourceLines) -> Vec<(
             if !repos.contains(repo) {
                 continue;
             }
-            let same = files
-                .line(id, path, at.line)
-                .is_some_and(|l| l.trim() == p.source);
+            let same = match (&p.source, &p.function) {
+                (Some(source), _) => files
+                    .line(id, path, at.line)
+                    .is_some_and(|l| l.trim() == source),
+                (None, Some(function)) => {
+                    let from = at.line.saturating_sub(MAX_FUNCTION_LINES);
+                    input::python::runs_in(&files.lines(id, path, from, at.line), function)
+                }
+                (None, None) => false,
+            };
             if same {
                 *agree
                     .entry(repo.clone())

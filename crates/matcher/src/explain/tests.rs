@@ -1124,3 +1124,49 @@ fn the_programs_own_variant_around_a_librarys_error_is_taken_off() {
     let x = ix.explain("Error: Mystery(Unknown(Thing))");
     assert!(x.best(0).is_none());
 }
+
+#[test]
+fn frames_without_source_lines_tell_versions_by_the_functions_they_name() {
+    // kubernetes from a zipped egg: the frames print no source lines; in
+    // 2.0.0 (snapshot 1) line 40 of the file sits in `set_active_context`,
+    // in the newer 30.1.0 (snapshot 2) it does not.
+    struct Files;
+    impl crate::versions::SourceLines for Files {
+        fn line(&self, snapshot: i64, path: &str, line: u32) -> Option<String> {
+            if path != "kubernetes/config/kube_config.py" || line > 60 {
+                return None;
+            }
+            let def = if snapshot == 1 { 30 } else { 45 };
+            Some(match line {
+                10 => "class KubeConfigLoader(object):".into(),
+                n if n == def => "    def set_active_context(self, context_name=None):".into(),
+                20 => "    def _load_cluster_info(self):".into(),
+                _ => "        self._current_context = context_name".into(),
+            })
+        }
+        fn find_line(&self, _: i64, _: &str) -> Option<(String, u32)> {
+            None
+        }
+    }
+    let site = |snapshot, version| {
+        let mut e = at_version(
+            error(
+                "pypi:kubernetes",
+                snapshot,
+                Kind::Raise,
+                "Invalid kube-config file. Expected key {} in {}",
+                52,
+            ),
+            version,
+        );
+        e.sites[0].path = "kubernetes/config/kube_config.py".into();
+        e
+    };
+    let ix = index(vec![site(1, "2.0.0"), site(2, "30.1.0")], &[]);
+    let paste = "  File \"1.py\", line 4, in <module>\n    config.load_kube_config()\n  File \"build/bdist.linux-x86_64/egg/kubernetes/config/kube_config.py\", line 40, in set_active_context\nkubernetes.config.config_exception.ConfigException: Invalid kube-config file. Expected key users in kube-config";
+    let e = ix.explain_with(paste, &Files);
+    assert_eq!(
+        (e.matches[0].repo.as_str(), e.matches[0].revision.as_str()),
+        ("pypi:kubernetes", "2.0.0")
+    );
+}

@@ -174,9 +174,14 @@ pub fn repair(lines: Vec<String>) -> Vec<String> {
 /// package ships the file.
 pub fn package_path(path: &str) -> Option<String> {
     let segs: Vec<&str> = path.split(['/', '\\']).filter(|s| !s.is_empty()).collect();
-    let at = segs
-        .iter()
-        .rposition(|s| matches!(*s, "site-packages" | "dist-packages") || s.ends_with(".egg"))?;
+    // A zipped egg's frames print the folder it was built in:
+    // `build/bdist.linux-x86_64/egg/pkg/mod.py`.
+    let built_egg = |i: usize| segs[i] == "egg" && i > 0 && segs[i - 1].starts_with("bdist.");
+    let at = (0..segs.len()).rev().find(|&i| {
+        matches!(segs[i], "site-packages" | "dist-packages")
+            || segs[i].ends_with(".egg")
+            || built_egg(i)
+    })?;
     let rest = &segs[at + 1..];
     (!rest.is_empty() && rest.last().is_some_and(|f| f.ends_with(".py"))).then(|| rest.join("/"))
 }
@@ -740,30 +745,40 @@ pub fn wrapped(text: &str) -> Option<(String, String)> {
     (dotted && !first.is_empty()).then(|| (kind.to_string(), first.to_string()))
 }
 
-/// A traceback frame or a warning, with the source line printed under it.
+/// A frame or warning as a paste prints it: its place, the function a
+/// frame names, and the source line under it when one is printed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PrintedLine {
+pub struct PrintedFrame {
     /// The location ([`Location::package`] set where the path tells).
     pub at: Location,
-    /// The source line printed under it, trimmed.
-    pub source: String,
+    /// The function a frame names (`in f`); none for a warning.
+    pub function: Option<String>,
+    /// The source line printed under it, trimmed (a zipped egg's or a
+    /// frozen app's frame prints none).
+    pub source: Option<String>,
 }
 
 /// Every frame (`File ".../site-packages/pkg/mod.py", line N, in f`,
 /// pytest's `.../pkg/mod.py:N: in f`) and warning (`pkg/mod.py:N:
-/// SomeWarning: …`) that prints its source line on the next, indented
-/// line: what the file held at line N in the version that ran. A path
+/// SomeWarning: …`), with the source line printed on the next, indented
+/// line: what the file held at line N in the version that ran (a warning
+/// without its line is left out: it names no function either). A path
 /// below an installed-packages folder is the package's; a relative path
 /// (a frozen app's frame, a warning printed relative to its folder) may
 /// be one; another path's package is for the index to find.
-pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
+pub fn printed_frames(text: &str) -> Vec<PrintedFrame> {
     let cleaned = super::prefix::clean(text);
     let mut out = Vec::new();
     for (i, line) in cleaned.iter().enumerate() {
         let p = patterns();
         let t = strip_margin(line);
-        let at = match frame(line) {
-            Some(at) => at,
+        let framed = p.frame.captures(t).or_else(|| p.ipython_frame.captures(t));
+        let function = framed
+            .as_ref()
+            .and_then(|c| c.name("func"))
+            .map(|f| f.as_str().trim().to_string());
+        let at = match framed {
+            Some(c) => located(&c["path"], &c["line"]),
             None => p
                 .warning
                 .captures(t)
@@ -781,24 +796,63 @@ pub fn printed_lines(text: &str) -> Vec<PrintedLine> {
             .package
             .take()
             .or_else(|| relative_package_path(&at.path));
-        let Some(next) = cleaned.get(i + 1).map(|l| strip_margin(l)) else {
-            continue;
-        };
-        let source = next.trim();
-        let printed = next.starts_with(char::is_whitespace)
-            && !source.is_empty()
-            && frame(next).is_none()
-            && !source
-                .chars()
-                .all(|c| matches!(c, '-' | '^' | '~' | '+' | '|'));
-        if printed {
-            out.push(PrintedLine {
+        let next = cleaned.get(i + 1).map(|l| strip_margin(l));
+        let source = next
+            .filter(|next| {
+                let source = next.trim();
+                next.starts_with(char::is_whitespace)
+                    && !source.is_empty()
+                    && frame(next).is_none()
+                    && !source
+                        .chars()
+                        .all(|c| matches!(c, '-' | '^' | '~' | '+' | '|'))
+            })
+            .map(|next| next.trim().to_string());
+        if source.is_some() || function.is_some() {
+            out.push(PrintedFrame {
                 at,
-                source: source.to_string(),
+                function,
+                source,
             });
         }
     }
     out
+}
+
+/// Whether line `line` of a Python file sits in the body of the function
+/// (or class body) a frame names, by indentation: `lines` are the file's
+/// lines up to it, last is `line`. A module's own code is `<module>`.
+/// Only the last dotted part of `function` is compared (a qualified
+/// name). False when the file is shorter.
+pub fn runs_in(lines: &[String], function: &str) -> bool {
+    let name = function.rsplit('.').next().unwrap_or(function);
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let Some(last) = lines.last().filter(|l| !l.trim().is_empty()) else {
+        return false;
+    };
+    let mut limit = indent(last);
+    for l in lines.iter().rev().skip(1) {
+        let t = l.trim_start();
+        if limit == 0 {
+            break;
+        }
+        if t.is_empty() || t.starts_with('#') || indent(l) >= limit {
+            continue;
+        }
+        let header = t.strip_prefix("async ").unwrap_or(t);
+        let defined = header
+            .strip_prefix("def ")
+            .or_else(|| header.strip_prefix("class "))
+            .map(|r| r.trim_start());
+        if let Some(rest) = defined {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            return &rest[..end] == name;
+        }
+        limit = indent(l);
+    }
+    limit == 0 && name == "<module>"
 }
 
 /// A relative path that may be a package's file as it ships
@@ -1087,6 +1141,54 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
     }
 
     #[test]
+    fn a_frame_without_its_source_line_still_names_its_function() {
+        // A zipped egg's frames print no source lines.
+        let text = "  File \"build/bdist.linux-x86_64/egg/kubernetes/config/kube_config.py\", line 134, in set_active_context\n\
+                    kubernetes.config.config_exception.ConfigException: Invalid kube-config file.";
+        let printed = printed_frames(text);
+        assert_eq!(printed.len(), 1);
+        assert_eq!(printed[0].function.as_deref(), Some("set_active_context"));
+        assert_eq!(printed[0].source, None);
+        assert_eq!(printed[0].at.line, 134);
+        assert_eq!(
+            printed[0].at.package.as_deref(),
+            Some("kubernetes/config/kube_config.py")
+        );
+    }
+
+    #[test]
+    fn a_line_runs_in_the_function_whose_body_holds_it() {
+        let file: Vec<String> = [
+            "import os",
+            "",
+            "class Loader:",
+            "    def load(self, key):",
+            "        if key:",
+            "            raise KeyError(",
+            "                'Expected key %s' % key",
+            "            )",
+            "",
+            "        # a comment",
+            "        return self.go()",
+            "    async def go(self):",
+            "        pass",
+            "x = Loader()",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let upto = |n: usize| &file[..n];
+        assert!(runs_in(upto(7), "load"));
+        assert!(runs_in(upto(7), "Loader.load"));
+        assert!(runs_in(upto(11), "load"));
+        assert!(!runs_in(upto(11), "go"));
+        assert!(runs_in(upto(13), "go"));
+        assert!(runs_in(upto(14), "<module>"));
+        assert!(!runs_in(upto(9), "load"), "a blank line runs nothing");
+        assert!(runs_in(upto(4), "Loader"), "a class body");
+    }
+
+    #[test]
     fn the_source_lines_printed_under_package_frames() {
         // docker compose's prefix on every line; a marker line; a frame
         // of the program's own file; a frozen frame without its line.
@@ -1106,12 +1208,12 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
                     web_1  |     go()\n\
                     web_1  | /venv/lib/python3.6/site-packages/_pytest/mark.py:324: in __getattr__\n\
                     web_1  |     PytestUnknownMarkWarning,\n";
-        let printed = printed_lines(text);
+        let printed = printed_frames(text);
         let got: Vec<(&str, u32, &str)> = printed
             .iter()
-            .map(|p| {
+            .filter_map(|p| {
                 let file = p.at.package.as_deref().unwrap_or(&p.at.path);
-                (file, p.at.line, p.source.as_str())
+                Some((file, p.at.line, p.source.as_deref()?))
             })
             .collect();
         assert_eq!(
