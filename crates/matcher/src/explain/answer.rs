@@ -233,6 +233,7 @@ impl Query<'_> {
                 evidence.contains(&Evidence::Location) || evidence.contains(&Evidence::Frame)
             };
             match (m.origin, l.answer) {
+                (input::Origin::Exception, Some(a)) if passed_through(m, &l.matches[a]) => 1,
                 (input::Origin::Panic | input::Origin::Exception, Some(a))
                     if l.matches[a].evidence.contains(&Evidence::Location) =>
                 {
@@ -363,6 +364,20 @@ impl Query<'_> {
             unexplained,
         }
     }
+}
+
+/// Whether an exception only passed through the place that answers it:
+/// its type is another package's (`twisted.internet.error.…` at a frame of
+/// scrapy's, thrown into a generator there), no template of the place
+/// printed its text, and the text is not the runtime's. The frame is where
+/// it went by, not what ended the program: a record the place's package
+/// logged about it says more.
+fn passed_through(m: &input::Message, k: &Match) -> bool {
+    let top = |s: &str| s.split(['.', '/']).next().unwrap_or_default().to_string();
+    k.evidence.contains(&Evidence::Location)
+        && !k.evidence.contains(&Evidence::Template)
+        && m.std.is_none()
+        && m.target.as_deref().is_some_and(|t| top(t) != top(&k.path))
 }
 
 /// An absolute path (`/…`, `C:\…`): a program's file, not a frozen

@@ -60,6 +60,7 @@ struct Patterns {
     log_dashes: Regex,
     log_name_first: Regex,
     log_bracketed: Regex,
+    log_name_bracketed: Regex,
     django_location: Regex,
 }
 
@@ -105,6 +106,11 @@ fn patterns() -> &'static Patterns {
         // (older: the time unbracketed), and kin without the process.
         log_bracketed: Regex::new(
             r"^(?:\[[^\]]*\d\d:\d\d:\d\d[^\]]*\]|\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: [+-]\d{4})?)\s+(?:\[\d+\]\s+)?\[(?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG)\]\s+(?P<msg>.*\S)\s*$",
+        )
+        .expect("valid regex"),
+        // scrapy's `%(asctime)s [%(name)s] %(levelname)s: %(message)s`.
+        log_name_bracketed: Regex::new(
+            r"^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?(?: [+-]\d{4})? \[(?P<name>[\w.-]+)\] (?P<level>CRITICAL|ERROR|WARNING|INFO|DEBUG): (?P<msg>.*\S)\s*$",
         )
         .expect("valid regex"),
         log_name_first: Regex::new(
@@ -712,6 +718,7 @@ pub fn logged(line: &str) -> Option<Logged> {
         &p.log_dashes,
         &p.log_name_first,
         &p.log_bracketed,
+        &p.log_name_bracketed,
     ] {
         if let Some(c) = re.captures(line.trim_end()) {
             let target = c
@@ -1091,6 +1098,17 @@ requests.exceptions.InvalidSchema: No connection adapters were found for 'localh
         let r = logged("<string>:4: (ERROR/3) Unexpected indentation.").unwrap();
         assert_eq!(r.text, "Unexpected indentation.");
         assert!(logged("just a line").is_none());
+        // scrapy's: the logger's name in brackets before the level.
+        let s = logged("2024-05-04 13:12:06 [scrapy.downloadermiddlewares.retry] ERROR: Gave up retrying <GET https://a.ru/> (failed 3 times): 111: Connection refused.").unwrap();
+        assert_eq!(
+            s.target.as_deref(),
+            Some("scrapy.downloadermiddlewares.retry")
+        );
+        assert_eq!(s.level, Level::Error);
+        assert_eq!(
+            s.text,
+            "Gave up retrying <GET https://a.ru/> (failed 3 times): 111: Connection refused."
+        );
         // gunicorn's format, now and in 2013.
         for (line, text) in [
             (
