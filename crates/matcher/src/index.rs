@@ -340,11 +340,18 @@ impl Names {
 }
 
 /// The crate name of a repo slug as manifests and symbols spell it
-/// (`crate:serde-json` → `serde_json`).
+/// (`crate:serde-json` → `serde_json`); a Python package's as its
+/// dependents' `Requires-Dist` name it (`pypi:Python-Telegram-Bot` →
+/// `python_telegram_bot`).
 pub(crate) fn crate_name(repo: &str) -> String {
-    repo.strip_prefix("crate:")
-        .unwrap_or(repo)
-        .replace('-', "_")
+    match repo.strip_prefix("pypi:") {
+        // As `Requires-Dist` names are kept: PEP 503's, with `_`.
+        Some(package) => crate::versions::package_key(package),
+        None => repo
+            .strip_prefix("crate:")
+            .unwrap_or(repo)
+            .replace('-', "_"),
+    }
 }
 
 /// `Option`'s and `Result`'s variants as derived `Debug` prints them.

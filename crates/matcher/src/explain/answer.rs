@@ -101,14 +101,20 @@ impl Query<'_> {
     /// Names the installed package's file a Python location or frame
     /// outside an installed-packages folder is (see
     /// [`Index::package_tail`]).
+    /// A frame that names its file alone is looked for in the package
+    /// the exception's module names ([`Index::named_file`]).
     fn find_packages(&self, m: &mut input::Message) {
+        let module = m.target.clone();
         let locations = m
             .location
             .iter_mut()
             .chain(m.frames.iter_mut().filter_map(|f| f.at.as_mut()));
         for l in locations {
-            if let Some(tail) = self.package_tail(l) {
-                l.package = Some(tail);
+            let found = self
+                .package_tail(l)
+                .or_else(|| self.named_file(l, module.as_deref()?));
+            if let Some(path) = found {
+                l.package = Some(path);
             }
         }
     }

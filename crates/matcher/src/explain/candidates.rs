@@ -92,6 +92,30 @@ impl Index {
         found
     }
 
+    /// The file a frame names by its base name alone (a crash reporter's
+    /// `File "base.py", line 289`), in the package whose module `module`
+    /// is (the exception's type's: `git.exc` → `git/`): the file of that
+    /// name below the module's folder with a site nearest the line.
+    pub(crate) fn named_file(&self, loc: &Location, module: &str) -> Option<String> {
+        if loc.package.is_some() || loc.path.contains(['/', '\\']) || !loc.path.ends_with(".py") {
+            return None;
+        }
+        let folder = format!("{}/", module.split('.').next()?);
+        (0..=PACKAGE_SCAN).find_map(|d| {
+            let lines = [loc.line.checked_sub(d), (d > 0).then(|| loc.line + d)];
+            lines.into_iter().flatten().find_map(|line| {
+                self.sites_at(&loc.path, line).iter().find_map(|&[e, s]| {
+                    let e = &self.entry(e).error;
+                    let path = &e.sites[s as usize].path;
+                    (e.repo.starts_with("pypi:")
+                        && path.starts_with(&folder)
+                        && file_name(path) == loc.path)
+                        .then(|| path.clone())
+                })
+            })
+        })
+    }
+
     /// The file an installed package ships that a path outside any
     /// installed-packages folder names (a package copied into the
     /// program's `libs/`, a folder on `PYTHONPATH`): the shortest tail of

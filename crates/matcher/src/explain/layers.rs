@@ -2,7 +2,7 @@
 //! in turn, and how much of a message each layer accounts for.
 
 use super::candidates::{after_context, MAX_PER_MESSAGE};
-use super::rank::{unwraps, Around};
+use super::rank::{is_vendored, unwraps, Around};
 use super::text::{strip_std_shapes, unquote};
 use super::*;
 use crate::pattern::normalize;
@@ -176,8 +176,11 @@ impl Query<'_> {
                 // A value's shape or variant name (`UnexpectedEof`) of a
                 // crate the printing one does not depend on is a namesake,
                 // not what it printed.
-                let namesake =
-                    !same && layer_class(k) < 3 && !self.may_wrap(out[i].snapshot_id, &k.repo);
+                // So is a vendored copy's text (`telegram/vendor/…/urllib3`):
+                // only the package that ships the copy raises from it.
+                let namesake = !same
+                    && (layer_class(k) < 3 || is_vendored(&k.path))
+                    && !self.may_wrap(out[i].snapshot_id, &k.repo);
                 // Nor are the layers a namesake holds.
                 if namesake {
                     continue;

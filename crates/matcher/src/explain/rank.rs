@@ -305,6 +305,9 @@ impl Query<'_> {
             {
                 continue;
             }
+            if c.found.as_ref().is_some_and(|f| splits_a_value(f, norm)) {
+                continue;
+            }
             // A wrapper that begins with a hole (`{} at line {}`) in what a
             // parent's last hole took is its content only when what its own
             // first hole took is a message; else (`u16 at line 1`) it is the
@@ -673,9 +676,55 @@ impl Query<'_> {
     }
 }
 
+/// Whether a match's holes cut through a value printed in brackets: a
+/// hole took a closing bracket that nothing it took opened (`{}: Failed to
+/// establish a new connection: {}` over `ConnectionError(<conn>: Failed …)
+/// caused by: …`). Its words are then a part of a value some other
+/// template printed whole, not the message's frame. (A paste cut short
+/// leaves brackets open, never closes one.) Brackets quoted (`"…"`,
+/// `` `]` ``, `']'`) are text, not structure.
+fn splits_a_value(found: &crate::pattern::Found, norm: &str) -> bool {
+    found.spans.iter().any(|&(a, b)| {
+        let mut open: Vec<char> = Vec::new();
+        let chars: Vec<char> = norm.get(a..b).unwrap_or("").chars().collect();
+        let mut quote: Option<char> = None;
+        let mut escaped = false;
+        for (i, &ch) in chars.iter().enumerate() {
+            if let Some(q) = quote {
+                match ch {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    c if c == q => quote = None,
+                    _ => {}
+                }
+                continue;
+            }
+            let single = |j: usize| chars.get(j) == Some(&'\'');
+            let quoted_char = i > 0 && single(i - 1) && single(i + 1);
+            match ch {
+                '"' | '`' => quote = Some(ch),
+                _ if quoted_char => {}
+                '(' | '[' | '{' => open.push(ch),
+                ')' | ']' | '}' => {
+                    let opener = match ch {
+                        ')' => '(',
+                        ']' => '[',
+                        _ => '{',
+                    };
+                    if open.pop() != Some(opener) {
+                        return true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        false
+    })
+}
+
 /// True for a file inside a vendored copy of another package
 /// (`pip/_vendor/…`, `invoke/vendor/yaml/…`, `third_party/…`).
-fn is_vendored(path: &str) -> bool {
+pub(super) fn is_vendored(path: &str) -> bool {
     path.split('/').rev().skip(1).any(|seg| {
         matches!(
             seg,
@@ -697,4 +746,35 @@ fn python_module(path: &str) -> String {
     let p = path.strip_suffix(".py").unwrap_or(path);
     let p = p.strip_suffix("/__init__").unwrap_or(p);
     p.replace('/', ".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::splits_a_value;
+    use crate::pattern::Found;
+
+    /// Whether a hole over all of `value` splits a bracketed value.
+    fn splits(value: &str) -> bool {
+        let found = Found {
+            start: 0,
+            end: value.len(),
+            literal: 0,
+            spans: vec![(0, value.len())],
+        };
+        splits_a_value(&found, value)
+    }
+
+    #[test]
+    fn a_hole_closing_what_it_did_not_open_splits_a_value() {
+        assert!(splits("[Errno 61] Connection refused) caused by: E(x)"));
+        assert!(splits("a] b"));
+        assert!(
+            !splits("E(<conn at 0x7f>"),
+            "a paste cut short leaves one open"
+        );
+        assert!(!splits("Some(\"[server\\nport = 1\\n\")"));
+        assert!(!splits("\"unclosed table, expected `]`\""));
+        assert!(!splits("expected `]` or ')'"));
+        assert!(!splits("Error { kind: Io(Os { code: 2 }) }"));
+    }
 }

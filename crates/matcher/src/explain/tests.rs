@@ -1170,3 +1170,65 @@ fn frames_without_source_lines_tell_versions_by_the_functions_they_name() {
         ("pypi:kubernetes", "2.0.0")
     );
 }
+
+#[test]
+fn a_vendored_copys_text_is_not_what_an_unrelated_package_printed() {
+    // elasticsearch's `ConnectionError.__str__` prints urllib3's error;
+    // urllib3 is not indexed, python-telegram-bot's vendored copy of it is.
+    let site = |repo: &str, snapshot, text: &str, path: &str, line| {
+        let mut e = error(repo, snapshot, Kind::Raise, text, line);
+        e.sites[0].path = path.into();
+        e
+    };
+    let errors = || {
+        vec![
+            site(
+                "pypi:elasticsearch",
+                1,
+                "{}({}) caused by: {}({})",
+                "elasticsearch/exceptions.py",
+                98,
+            ),
+            site(
+                "pypi:python-telegram-bot",
+                2,
+                "{}: Failed to establish a new connection: {}",
+                "telegram/vendor/ptb_urllib3/urllib3/connection.py",
+                149,
+            ),
+        ]
+    };
+    let paste = "ConnectionError(<urllib3.connection.HTTPConnection object at 0x7f8e>: Failed to establish a new connection: [Errno 61] Connection refused) caused by: NewConnectionError(<urllib3.connection.HTTPConnection object at 0x7f8e>: Failed to establish a new connection: [Errno 61] Connection refused)";
+    let ix = index(errors(), &[(1, &["urllib3", "certifi"]), (2, &["certifi"])]);
+    let x = ix.explain(paste);
+    assert_eq!(
+        x.best(0).map(|m| m.repo.as_str()),
+        Some("pypi:elasticsearch")
+    );
+    // The package that ships the copy raises from it.
+    let ix = index(errors(), &[(1, &["python_telegram_bot"]), (2, &[])]);
+    let x = ix.explain(paste);
+    assert_eq!(
+        x.best(0).map(|m| m.repo.as_str()),
+        Some("pypi:python-telegram-bot")
+    );
+}
+
+#[test]
+fn a_frame_naming_its_file_alone_is_found_in_the_exceptions_package() {
+    // aider's crash report keeps base names: `File "base.py", line 289`;
+    // the exception's module (`git.exc`) names GitPython's `git/` folder,
+    // where `repo/base.py` raises at that line with the path alone.
+    let mut git = error("pypi:gitpython", 1, Kind::Raise, "{}", 289);
+    git.sites[0].path = "git/repo/base.py".into();
+    let mut other = error("pypi:other", 2, Kind::Raise, "{}", 289);
+    other.sites[0].path = "other/base.py".into();
+    let ix = index(vec![git, other], &[]);
+    let paste = "Traceback (most recent call last):\n  File \"repo.py\", line 102, in __init__\n    self.repo = git.Repo(path)\n  File \"base.py\", line 289, in __init__\n    raise InvalidGitRepositoryError(epath)\ngit.exc.InvalidGitRepositoryError: /Users/k/Library/Mobile Documents";
+    let x = ix.explain(paste);
+    let answer = x.best(0).expect("an answer");
+    assert_eq!(
+        (answer.repo.as_str(), answer.path.as_str(), answer.line),
+        ("pypi:gitpython", "git/repo/base.py", 289)
+    );
+}

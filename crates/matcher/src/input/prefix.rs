@@ -5,7 +5,8 @@
 //! (`[core.rs:184](http://core.rs:184/)`), process managers' and
 //! log collectors' line prefixes (pm2 `2|hasher   | `, docker compose
 //! `web_1  | ` with or without its timestamps, Docker Desktop's
-//! `2024-08-10 14:14:27 core-1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: `,
+//! `2024-08-10 14:14:27 core-1  | `, journald/syslog `Dec 09 15:15:53 host unit[32197]: ` (or its
+//! process alone, `unit[32197]: `),
 //! Android logcat, GitHub Actions' timestamps, a bare date and time
 //! before the program's own lines, as p2pool's `2014-06-11
 //! 21:13:05.788529 > ` or twisted's `2014-06-11 21:13:05+0200 [-] `), a
@@ -46,6 +47,8 @@ fn patterns() -> &'static Patterns {
             r"^(?:\d+\|)?[A-Za-z][\w.-]{0,39}\s*\| ?",
             // journald / syslog.
             r"^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:\[]+(?:\[\d+\])?: ",
+            // journald's lines cut to their process (`gunicorn[26747]: `).
+            r"^[A-Za-z][\w.@-]{0,39}\[\d+\]: ",
             // Android logcat (threadtime).
             r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+ [VDIWEF] [^:]*: ",
             // GitHub Actions' step timestamps.
@@ -206,6 +209,15 @@ mod tests {
         );
         let journal = "Dec 09 15:15:53 koesters conduit-bin[32197]: thread 'sled-io-2' panicked at 'x', a.rs:1:1\nDec 09 15:15:53 koesters conduit-bin[32197]: stack backtrace:";
         assert_eq!(clean(journal)[1], "stack backtrace:");
+        let process = "gunicorn[26747]: Traceback (most recent call last):\ngunicorn[26747]:   File \"a.py\", line 1, in f\ngunicorn[26747]:     f(x)";
+        assert_eq!(
+            clean(process),
+            vec![
+                "Traceback (most recent call last):",
+                "  File \"a.py\", line 1, in f",
+                "    f(x)"
+            ]
+        );
         let compose = "web_1  | Error: boom\nweb_1  | \nweb_1  | Caused by:";
         assert_eq!(clean(compose), vec!["Error: boom", "", "Caused by:"]);
         let desktop = "2024-08-10 14:14:27 core-1  |   File \"a.py\", line 1, in f\n2024-08-10 14:14:27 core-1  | ValueError: x";
