@@ -146,7 +146,7 @@ impl<'a> Walker<'a> {
         }
         match n.kind() {
             "string" | "concatenated_string" => match string_node_template(self, n) {
-                Some(t) => self.with_bindings(t),
+                Some(t) => self.with_bindings(t, n),
                 None => self.hole(n),
             },
             "parenthesized_expression" => match n.named_child(0) {
@@ -256,7 +256,7 @@ impl<'a> Walker<'a> {
                     _ if fmt.template.literals().any(|s| s.contains("%(")) => PercentArgs::Mapping,
                     _ => PercentArgs::Positional(vec![arg_text(self.text(right))]),
                 };
-                let m = self.with_bindings(strings::percent(&fmt.template, &args));
+                let m = self.with_bindings(strings::percent(&fmt.template, &args), n);
                 Message {
                     from_line: min_line(m.from_line, fmt.from_line),
                     approx: m.approx || fmt.approx,
@@ -267,13 +267,16 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// `t` with each plain hole that names a message bound earlier in the
-    /// function (`f"{sep}{msg}"`) replaced by that message; a binding of
-    /// one of several texts (`"path" if n == 1 else "paths"`) stays a hole.
-    fn with_bindings(&self, t: Template) -> Message {
+    /// `t` (read at `at`) with each plain hole that names a message bound
+    /// earlier in the function (`f"{sep}{msg}"`) replaced by that message
+    /// — one of them, where sibling branches bind it differently (`if n ==
+    /// 1: s = "property"` / `else: s = "properties"`; see
+    /// [`Walker::with_alternatives`]); a binding of one of several texts
+    /// in one expression (`"path" if n == 1 else "paths"`) stays a hole.
+    fn with_bindings(&self, t: Template, at: Node) -> Message {
         let bound = |p: &Piece| match p {
             Piece::Hole(h) if h.spec.is_empty() => self
-                .binding(&h.arg)
+                .binding_at(&h.arg, at)
                 .filter(|b| !b.approx)
                 .map(|b| (&b.template, b.line)),
             _ => None,
@@ -281,12 +284,19 @@ impl<'a> Walker<'a> {
         if !t.pieces().iter().any(|p| bound(p).is_some()) {
             return Message::of(t);
         }
+        // The message is placed at the literal that says the most of it: a
+        // bound message's line, unless the text around it says more (a
+        // word bound in branches, `prop_str`, inside a long format).
+        let mut most = t.literal_len();
         let mut out = Message::default();
         for p in t.pieces() {
             match (bound(p), p) {
                 (Some((b, line)), _) => {
                     out.template.append(b);
-                    out.from_line = min_line(out.from_line, Some(line));
+                    if b.literal_len() > most {
+                        most = b.literal_len();
+                        out.from_line = Some(line);
+                    }
                 }
                 (None, Piece::Lit(s)) => out.template.push_lit(s),
                 (None, Piece::Hole(h)) => out.template.push_hole(h.clone()),
@@ -376,8 +386,8 @@ impl<'a> Walker<'a> {
                         .iter()
                         .map(|(k, v)| (k.to_string(), arg_text(self.text(*v))))
                         .collect();
-                    let m =
-                        self.with_bindings(strings::format(&fmt.template, &positional, &keywords));
+                    let m = self
+                        .with_bindings(strings::format(&fmt.template, &positional, &keywords), n);
                     return Message {
                         from_line: min_line(m.from_line, fmt.from_line),
                         approx: m.approx || fmt.approx,

@@ -688,13 +688,36 @@ fn translated_messages_keep_their_text() {
 }
 
 #[test]
+fn a_word_bound_in_branches_gives_one_message_per_branch() {
+    // plotly's `prop_str = "property"` / `"properties"`, then a long
+    // `.format(prop_str=prop_str, …)`: both messages, at the format.
+    let text = "def f(props, name):\n    if len(props) == 1:\n        prop_str = \"property\"\n    else:\n        prop_str = \"properties\"\n    raise ValueError(\n        \"Invalid {prop_str} specified for object of type {name}\".format(\n            prop_str=prop_str, name=name\n        )\n    )\n";
+    let mut got: Vec<(u32, String)> = sites(text).into_iter().map(|(_, l, _, t)| (l, t)).collect();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            (
+                6,
+                "Invalid properties specified for object of type {name}".to_string()
+            ),
+            (
+                6,
+                "Invalid property specified for object of type {name}".to_string()
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_detail_or_nothing_is_the_detail() {
     // pyparsing's `found_phrase = f", found {self.found}" if self.found
     // else ""`: printed whenever there is something to say.
     let text = "def f(value, found):\n    detail = f\", found {found}\" if found else \"\"\n    raise ValueError(f\"bad value {value!r}{detail}\")\n";
     assert_eq!(
         sites(text),
-        one(Kind::Raise, 2, 3, "bad value {value|!r}, found {found}")
+        // Placed at the literal that says the most of it.
+        one(Kind::Raise, 3, 3, "bad value {value|!r}, found {found}")
     );
     // Two texts stay one of several: a hole in a larger message.
     let text = "def f(n):\n    word = \"path\" if n == 1 else \"paths\"\n    raise ValueError(f\"{n} {word} missing\")\n";

@@ -518,10 +518,16 @@ impl Index {
             let pid = add(&error.template, has_debug_suffix(error.kind));
             filed.push((pid, i as u32));
             for (si, s) in error.sites.iter().enumerate() {
-                by_line
-                    .entry((file_name(&s.path).to_string(), s.report_line))
-                    .or_default()
-                    .push([i as u32, si as u32]);
+                // Python before 3.8 reports a statement of several lines at
+                // its last line (a `raise X(\n  "…"\n)`'s closing line).
+                let last =
+                    (s.path.ends_with(".py") && s.end_line > s.report_line).then_some(s.end_line);
+                for line in std::iter::once(s.report_line).chain(last) {
+                    by_line
+                        .entry((file_name(&s.path).to_string(), line))
+                        .or_default()
+                        .push([i as u32, si as u32]);
+                }
             }
             entries.push(Entry {
                 template_text: error.template.to_string(),

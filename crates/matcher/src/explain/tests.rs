@@ -1232,3 +1232,24 @@ fn a_frame_naming_its_file_alone_is_found_in_the_exceptions_package() {
         ("pypi:gitpython", "git/repo/base.py", 289)
     );
 }
+
+#[test]
+fn an_old_pythons_frame_at_a_statements_last_line_is_that_statement() {
+    // plotly 3.1.0 under Python 3.6: the `raise ValueError(` at line 2822
+    // runs to 2829, the line the traceback prints.
+    let mut plotly = error(
+        "pypi:plotly",
+        1,
+        Kind::Raise,
+        "Invalid property specified for object of type {}: {}",
+        2822,
+    );
+    plotly.sites[0].path = "plotly/basedatatypes.py".into();
+    plotly.sites[0].end_line = 2829;
+    let ix = index(vec![plotly], &[]);
+    let paste = "Traceback (most recent call last):\n  File \"/usr/local/lib/python3.6/site-packages/plotly/basedatatypes.py\", line 2829, in _raise_on_invalid_property_error\n    prop_descriptions=self._prop_descriptions))\nValueError: Invalid property specified for object of type plotly.graph_objs.Bar: 'type'";
+    let x = ix.explain(paste);
+    let answer = x.best(0).expect("an answer");
+    assert_eq!((answer.line, answer.end_line), (2822, 2829));
+    assert!(matches!(answer.kind, MatchKind::Site(Kind::Raise)));
+}
