@@ -316,6 +316,13 @@ impl Query<'_> {
                     e.same_text_as = Some(first);
                     out.push(e);
                 }
+            } else if let Some(k) = self.explain_debug_strings(mi, payload).filter(|_| !located) {
+                // A value of a type no template prints (the program's, an
+                // unindexed crate's) holding a library's message as a
+                // string: cpal's `BackendSpecific { err: … { description:
+                // "ALSA function '…' failed …" } }`.
+                roots.push(out.len());
+                out.push(k);
             }
         } else if let Some(top) = out.iter().position(|k| k.inner_of.is_none()) {
             roots.push(top);

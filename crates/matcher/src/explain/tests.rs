@@ -1253,3 +1253,21 @@ fn an_old_pythons_frame_at_a_statements_last_line_is_that_statement() {
     assert_eq!((answer.line, answer.end_line), (2822, 2829));
     assert!(matches!(answer.kind, MatchKind::Site(Kind::Raise)));
 }
+
+#[test]
+fn a_string_inside_an_unwrapped_value_of_an_unindexed_type_is_a_message() {
+    // cpal (not indexed) carries alsa's Display in a `description` field.
+    let ix = index(
+        vec![error(
+            "crate:alsa",
+            1,
+            Kind::Display,
+            "ALSA function '{}' failed with error '{}'",
+            79,
+        )],
+        &[],
+    );
+    let x = ix.explain("thread 'main' panicked at 'called `Result::unwrap()` on an `Err` value: BackendSpecific { err: BackendSpecificError { description: \"ALSA function 'snd_pcm_sw_params' failed with error 'EINVAL: Invalid argument'\" } }', engine/src/sound.rs:286:14");
+    let answer = x.best(0).expect("an answer");
+    assert_eq!((answer.repo.as_str(), answer.line), ("crate:alsa", 79));
+}
