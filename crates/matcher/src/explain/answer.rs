@@ -100,9 +100,8 @@ fn agree_on_versions(locals: &mut [Local]) {
 impl Query<'_> {
     /// Names the installed package's file a Python location or frame
     /// outside an installed-packages folder is (see
-    /// [`Index::package_tail`]).
-    /// A frame that names its file alone is looked for in the package
-    /// the exception's module names ([`Index::named_file`]).
+    /// [`Index::package_tail`]); a frame that names its file alone, in
+    /// the package the exception's module names ([`Index::named_file`]).
     fn find_packages(&self, m: &mut input::Message) {
         let module = m.target.clone();
         let locations = m
