@@ -685,6 +685,13 @@ impl Query<'_> {
 /// `` `]` ``, `']'`) are text, not structure.
 fn splits_a_value(found: &crate::pattern::Found, norm: &str) -> bool {
     found.spans.iter().any(|&(a, b)| {
+        // A value the template quotes (`` `{char}` ``) is text whatever it
+        // holds.
+        let before = norm.get(..a).and_then(|t| t.chars().next_back());
+        let after = norm.get(b..).and_then(|t| t.chars().next());
+        if before.is_some_and(|q| matches!(q, '`' | '\'' | '"') && after == Some(q)) {
+            return false;
+        }
         let mut open: Vec<char> = Vec::new();
         let chars: Vec<char> = norm.get(a..b).unwrap_or("").chars().collect();
         let mut quote: Option<char> = None;
@@ -776,5 +783,14 @@ mod tests {
         assert!(!splits("\"unclosed table, expected `]`\""));
         assert!(!splits("expected `]` or ')'"));
         assert!(!splits("Error { kind: Io(Os { code: 2 }) }"));
+        // serde_qs's `unexpected character `{char}` while parsing …`.
+        let text = "unexpected character `]` while parsing";
+        let found = Found {
+            start: 0,
+            end: text.len(),
+            literal: 0,
+            spans: vec![(22, 23)],
+        };
+        assert!(!splits_a_value(&found, text));
     }
 }
