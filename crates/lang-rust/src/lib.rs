@@ -639,27 +639,17 @@ impl<'a> Walker<'a> {
         if !self.text(node).contains('"') {
             return;
         }
-        let mut stack = vec![node];
-        while let Some(n) = stack.pop() {
-            let mut c = n.walk();
-            if !c.goto_first_child() {
-                continue;
+        walk_below(node, |child| match child.kind() {
+            "string_literal" | "raw_string_literal" => {
+                self.record_literal(child);
+                Below::Skip
             }
-            loop {
-                let child = c.node();
-                match child.kind() {
-                    "string_literal" | "raw_string_literal" => self.record_literal(child),
-                    "attribute_item" | "inner_attribute_item" => {
-                        self.visit_attribute_literals(child)
-                    }
-                    _ if child.child_count() > 0 => stack.push(child),
-                    _ => {}
-                }
-                if !c.goto_next_sibling() {
-                    break;
-                }
+            "attribute_item" | "inner_attribute_item" => {
+                self.visit_attribute_literals(child);
+                Below::Skip
             }
-        }
+            _ => Below::Descend,
+        });
     }
 
     /// Marks a literal as a site's message (so it is not a free literal).
@@ -787,30 +777,13 @@ impl<'a> Walker<'a> {
     /// True when a token tree's tokens (string literals aside) name a
     /// message method, call a macro, or start an item.
     fn tokens_may_hold_sites(&self, tt: Node) -> bool {
-        let mut stack = vec![tt];
-        while let Some(n) = stack.pop() {
-            let mut c = n.walk();
-            if !c.goto_first_child() {
-                continue;
-            }
-            loop {
-                let tok = c.node();
-                match tok.kind() {
-                    "string_literal" | "raw_string_literal" => {}
-                    "identifier" if TRIGGER_NAMES.contains(&self.text(tok)) => return true,
-                    "!" if tok.next_sibling().is_some_and(|s| s.kind() == "token_tree") => {
-                        return true
-                    }
-                    k if ITEM_KEYWORDS.contains(&k) => return true,
-                    _ if tok.child_count() > 0 => stack.push(tok),
-                    _ => {}
-                }
-                if !c.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
-        false
+        walk_below(tt, |tok| match tok.kind() {
+            "string_literal" | "raw_string_literal" => Below::Skip,
+            "identifier" if TRIGGER_NAMES.contains(&self.text(tok)) => Below::Stop,
+            "!" if tok.next_sibling().is_some_and(|s| s.kind() == "token_tree") => Below::Stop,
+            k if ITEM_KEYWORDS.contains(&k) => Below::Stop,
+            _ => Below::Descend,
+        })
     }
 
     /// True the first time a node is claimed as (part of) a site.
@@ -822,6 +795,41 @@ impl<'a> Walker<'a> {
         self.consumed
             .contains(&(n.start_byte(), n.kind_id() as usize))
     }
+}
+
+/// What a walk of a subtree does below a node it visited.
+enum Below {
+    /// Visit its children (if it has any).
+    Descend,
+    /// Leave them.
+    Skip,
+    /// End the walk.
+    Stop,
+}
+
+/// Visits the descendants of `node` — each node's children in order,
+/// those `visit` descends into kept on a stack for later — and tells
+/// whether `visit` stopped the walk.
+fn walk_below<'t>(node: Node<'t>, mut visit: impl FnMut(Node<'t>) -> Below) -> bool {
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let mut c = n.walk();
+        if !c.goto_first_child() {
+            continue;
+        }
+        loop {
+            let child = c.node();
+            match visit(child) {
+                Below::Stop => return true,
+                Below::Descend if child.child_count() > 0 => stack.push(child),
+                Below::Descend | Below::Skip => {}
+            }
+            if !c.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    false
 }
 
 /// The integer types (a numeric const's, a literal's suffix).
